@@ -1,0 +1,91 @@
+/**
+ * Per-arm metrics (DESIGN §5), pure. pass@1 and pass@N are always computed together
+ * (invariant 3); tokens are summed only where known (invariant 2) and the unknown counted.
+ */
+import type { ResultRecord } from '../ledger/records.js';
+import { passAtK } from '../stats/pass-at-k.js';
+import { quantile } from '../stats/quantile.js';
+
+export interface ArmMetrics {
+  arm: string;
+  variant: 'baseline' | 'candidate';
+  n: number;
+  /** Distinct cases. */
+  cases: number;
+  /** (case, epoch) units. */
+  units: number;
+  /** Per-path success rate: n=1 the arm's pass rate; n>1 the unbiased pass@1 over its n paths. */
+  passAt1: number;
+  /** Unbiased pass@k (Chen et al. 2021) for every k ≤ n. */
+  passAtK: Record<number, number>;
+  /** Any path passed: an oracle upper bound, never a product metric. */
+  passAtN: number;
+  /** The selected path passed: what a product would ship. */
+  selectedAtN: number;
+  /** Mean billed tokens per case, over units with known usage (tokens). */
+  meanTokensPerCase: number | undefined;
+  /** Σ tokens / Σ successes, failed cases' tokens included (tokens). */
+  tokensPerSuccess: number | undefined;
+  meanOutputTokens: number | undefined;
+  latencyP50Ms: number | undefined;
+  latencyP95Ms: number | undefined;
+  /** Fraction of paths that ended budget_exhausted. */
+  budgetExhaustedRate: number;
+  callsMissingUsage: number;
+  unitsMissingTokens: number;
+  overBudgetUnits: number;
+  calls: number;
+  retries: number;
+}
+
+export function armMetrics(results: readonly ResultRecord[]): ArmMetrics[] {
+  const byArm = new Map<string, ResultRecord[]>();
+  for (const result of results) {
+    const list = byArm.get(result.arm);
+    if (list) list.push(result);
+    else byArm.set(result.arm, [result]);
+  }
+  return [...byArm.values()].map(metricsOf).sort((a, b) => a.n - b.n || (a.variant === b.variant ? 0 : a.variant === 'baseline' ? -1 : 1));
+}
+
+function metricsOf(records: ResultRecord[]): ArmMetrics {
+  const first = records[0] as ResultRecord;
+  const n = first.n;
+  const units = records.length;
+  const cases = new Set(records.map((r) => r.case_id)).size;
+  const passAt: Record<number, number> = {};
+  for (let k = 1; k <= n; k += 1) passAt[k] = mean(records.map((r) => passAtK(n, r.passes, k)));
+  const known = records.filter((r) => r.total_tokens !== undefined);
+  const tokens = known.reduce((acc, r) => acc + (r.total_tokens ?? 0), 0);
+  const successes = known.filter((r) => r.passed).length;
+  const output = records.filter((r) => r.completion_tokens !== undefined);
+  const latencies = records.map((r) => r.latency_ms);
+  const paths = records.reduce((acc, r) => acc + r.paths.length, 0);
+  const exhausted = records.reduce((acc, r) => acc + r.paths.filter((p) => p.finish_reason === 'budget_exhausted').length, 0);
+  return {
+    arm: first.arm,
+    variant: first.variant,
+    n,
+    cases,
+    units,
+    passAt1: passAt[1] ?? 0,
+    passAtK: passAt,
+    passAtN: mean(records.map((r) => (r.passed_any ? 1 : 0))),
+    selectedAtN: mean(records.map((r) => (r.passed ? 1 : 0))),
+    meanTokensPerCase: known.length === 0 ? undefined : tokens / known.length,
+    tokensPerSuccess: successes === 0 ? undefined : tokens / successes,
+    meanOutputTokens: output.length === 0 ? undefined : output.reduce((acc, r) => acc + (r.completion_tokens ?? 0), 0) / output.length,
+    latencyP50Ms: latencies.length === 0 ? undefined : quantile(latencies, 0.5),
+    latencyP95Ms: latencies.length === 0 ? undefined : quantile(latencies, 0.95),
+    budgetExhaustedRate: paths === 0 ? 0 : exhausted / paths,
+    callsMissingUsage: records.reduce((acc, r) => acc + r.calls_missing_usage, 0),
+    unitsMissingTokens: units - known.length,
+    overBudgetUnits: records.filter((r) => r.over_budget).length,
+    calls: records.reduce((acc, r) => acc + r.calls, 0),
+    retries: records.reduce((acc, r) => acc + r.retries, 0),
+  };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}

@@ -1,0 +1,16 @@
+import { doctorCommand } from './doctor.js';
+import { ledgerCommand } from './ledger.js';
+import { runCommand } from './run.js';
+import { schemaCommand } from './schema.js';
+import { simCommand } from './sim.js';
+import type { CommandSpec } from './spec.js';
+import { validateCommand } from './validate.js';
+
+export const commands: Record<string, CommandSpec> = {
+  run: runCommand,
+  validate: validateCommand,
+  schema: schemaCommand,
+  doctor: doctorCommand,
+  ledger: ledgerCommand,
+  sim: simCommand,
+};

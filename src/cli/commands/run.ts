@@ -1,0 +1,75 @@
+/** `isobudget run experiment.yaml` — the four arms under one budget, the table, the verdict. */
+import { resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import type { SplitName } from '../../config/types.js';
+import type { Manifest } from '../../ledger/manifest.js';
+import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
+import { runExperiment } from '../../runner/run-experiment.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { finishRun } from './finish-run.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID]
+       [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
+isobudget run --resume RUN_DIR`;
+
+export const runCommand: CommandSpec = {
+  summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('run', argv, {
+      split: { type: 'string' },
+      out: { type: 'string' },
+      'run-id': { type: 'string' },
+      resume: { type: 'string' },
+      concurrency: { type: 'string' },
+      'allow-overlap': { type: 'boolean' },
+      'sim-latency-scale': { type: 'string' },
+      gate: { type: 'boolean' },
+      json: { type: 'boolean' },
+      markdown: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
+    const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
+    const configArg = positionals[0] ?? manifest?.config_path;
+    if (!configArg) throw new IsobudgetError('usage', 'run: missing EXPERIMENT.yaml', { hint: USAGE });
+    const quiet = values.quiet === true || values.json === true;
+    const concurrency = intOption('concurrency', values.concurrency);
+    const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    const result = await runExperiment({
+      configPath: resolve(io.cwd, configArg),
+      outDir: resolve(io.cwd, values.out ?? 'runs'),
+      env: io.env,
+      signal: io.signal,
+      ...(values.split === undefined ? {} : { split: parseSplit(values.split) }),
+      ...(resumeDir ? { resumeDir } : {}),
+      ...(manifest ? { resumeManifest: manifest } : {}),
+      ...(values['run-id'] ? { runId: values['run-id'] } : {}),
+      ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
+      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true } }),
+      onStart: (started) => {
+        if (quiet) return;
+        io.stderr.write(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`);
+        for (const warning of started.warnings) io.stderr.write(`warning: ${warning}\n`);
+      },
+    });
+    if (result.interrupted) {
+      io.stderr.write(`run interrupted: ${result.results.length} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
+      return EXIT.interrupted;
+    }
+    return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true });
+  },
+};
+
+function parseSplit(value: string): SplitName {
+  if (value === 'train' || value === 'val' || value === 'test') return value;
+  throw new IsobudgetError('usage', `--split must be train, val or test, got '${value}'`);
+}

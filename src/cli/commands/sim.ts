@@ -1,0 +1,45 @@
+/** `isobudget sim serve --port P` — the simulator on 127.0.0.1, speaking three protocols. */
+import { IsobudgetError } from '../../core/errors.js';
+import { startSimServer } from '../../providers/sim/index.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = 'isobudget sim serve [--port P] [--host 127.0.0.1] [--seed S] [--latency-scale X] [--reject-native-n]';
+
+export const simCommand: CommandSpec = {
+  summary: 'sim serve: the embedded simulator as an OpenAI chat/responses + Anthropic messages server',
+  async run(argv, io) {
+    const { positionals, values } = parseCommandArgs('sim', argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      'latency-scale': { type: 'string' },
+      'reject-native-n': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "sim: expected 'serve'", { hint: USAGE });
+    const host = values.host ?? '127.0.0.1';
+    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+      throw new IsobudgetError('usage', `sim serve binds loopback only, got --host ${host}`, { hint: 'the simulator is a local test double; use 127.0.0.1' });
+    }
+    const server = await startSimServer({
+      host,
+      port: intOption('port', values.port) ?? 0,
+      seed: intOption('seed', values.seed) ?? 0,
+      latencyScale: numberOption('latency-scale', values['latency-scale']) ?? 0,
+      rejectNativeN: values['reject-native-n'] === true,
+    });
+    io.stdout.write(`isobudget sim listening on ${server.url}\n  OpenAI base URL:    ${server.url}/v1\n  Anthropic base URL: ${server.url}\n`);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      else io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.close();
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * Every default of the experiment config in one place: the schema shows them to editors
+ * (JSON Schema `default`) and `normalize` applies them.
+ */
+export const DEFAULTS = {
+  protocol: 'openai-chat',
+  simBaseUrl: 'sim://local',
+  /** Per-attempt HTTP timeout (ms). */
+  timeoutMs: 60_000,
+  baselineId: 'baseline',
+  candidateId: 'candidate',
+  /** The seed's sampling temperature. */
+  temperature: 0.2,
+  /** Budget B per case and arm (tokens). */
+  totalTokensPerCase: 200_000,
+  /** Cap on one path's max_tokens (tokens); never above B. */
+  perCaseMaxTokens: 4096,
+  bestOfN: [1, 4, 8],
+  includeJudge: false,
+  minSameBudgetGain: 0.08,
+  maxTokenGrowthRatio: 1.15,
+  maxLatencyGrowthRatio: 1.3,
+  bootstrapRounds: 2000,
+  confidence: 0.95,
+  executor: 'chat',
+  scorer: 'normalized',
+  selector: 'oracle',
+  containsIgnoreCase: true,
+  regexFlags: '',
+  numericTolerance: 1e-6,
+  numericRelative: false,
+  moduleExport: 'default',
+  /** Timeout of a `command` scorer (ms). */
+  commandTimeoutMs: 10_000,
+  epochs: 1,
+  seed: 0,
+  concurrency: 8,
+  maxAttempts: 5,
+  /** Retry backoff (ms). */
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  nMode: 'native',
+} as const;

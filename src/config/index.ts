@@ -1,0 +1,10 @@
+export { DEFAULTS } from './defaults.js';
+export { didYouMean, editDistance } from './did-you-mean.js';
+export { readApiKey } from './env.js';
+export { nodeFileAccess, type ConfigFileAccess } from './file-access.js';
+export { experimentJsonSchema } from './json-schema.js';
+export { formatKeyPath, type KeyPath } from './key-path.js';
+export { loadConfig, parseConfigText, type ParseConfigOptions } from './load.js';
+export { PRESET_NAMES, PRESETS, type PresetName, type ProviderPreset } from './presets.js';
+export { experimentSchema, PROTOCOLS, type RawExperimentConfig } from './schema.js';
+export type * from './types.js';

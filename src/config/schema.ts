@@ -1,0 +1,248 @@
+/**
+ * The experiment YAML schema (snake_case, as users write it): the single source of truth for
+ * validation (`parseConfigText`) and for the JSON Schema editors use (`experimentJsonSchema`).
+ * Only validation lives here — no transforms — so the JSON Schema stays exact; defaults are
+ * annotations from `DEFAULTS`, applied by `normalize.ts`.
+ */
+import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
+import { PRESET_NAMES, PRESETS } from './presets.js';
+
+export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'sim'] as const;
+
+/** Header names that would carry a credential; keys belong in the env var `api_key_env` names. */
+const SECRET_HEADER = /authorization|api[-_]?key|secret|token|password|cookie/i;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Ids and names end up in file names and ledger keys. */
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `schema.optional()` with the description (and default) editors and error hints show. */
+function opt<T extends z.ZodType>(schema: T, description: string, fallback?: unknown) {
+  return schema.optional().meta(fallback === undefined ? { description } : { description, default: fallback });
+}
+const positiveInt = () => z.int().positive();
+/**
+ * Cross-field checks run even when a sibling field already failed, so one pass reports every
+ * problem; their code therefore reads fields defensively (`typeof … === 'number'`).
+ */
+const always = { when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === 'object' };
+const has = (value: unknown, key: string): boolean => (value as Record<string, unknown>)[key] !== undefined;
+const nonEmpty = () => z.string().min(1);
+
+const provider = z
+  .strictObject({
+    preset: opt(z.enum(PRESET_NAMES), `Named provider that fills protocol, base_url and api_key_env: ${PRESET_NAMES.join(', ')}.`),
+    protocol: opt(z.enum(PROTOCOLS), `Wire protocol: ${PROTOCOLS.join(', ')}.`, DEFAULTS.protocol),
+    base_url: opt(z.string().regex(/^(https?|sim):\/\/./, { error: 'must be an http(s):// URL, e.g. https://api.openai.com/v1' }), 'Base URL of the API, e.g. https://taotoken.net/api (required unless a preset or protocol sim gives one).'),
+    api_key_env: opt(
+      z.string().regex(ENV_NAME, { error: 'must be the NAME of an environment variable (letters, digits, _), not the key itself' }),
+      'NAME of the environment variable that holds the API key, e.g. TAOTOKEN_API_KEY. Never put the key in the config.',
+    ),
+    timeout_ms: opt(positiveInt(), 'Per-attempt HTTP timeout in milliseconds.', DEFAULTS.timeoutMs),
+    headers: opt(
+      z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers).filter((n) => SECRET_HEADER.test(n))) {
+          ctx.addIssue({
+            code: 'custom', path: [name], message: `header \`${name}\` would carry a secret; credentials do not belong in the config`,
+            params: { at: 'key', hint: 'remove the header and set `api_key_env: YOUR_KEY_VAR`; the provider sends the key itself' },
+          });
+        }
+      }, always),
+      'Extra HTTP headers (strings; never credentials — use api_key_env).',
+    ),
+  })
+  .superRefine((p, ctx) => {
+    if (has(p, 'base_url')) return;
+    const preset = typeof p.preset === 'string' ? PRESETS[p.preset] : undefined;
+    const protocol = typeof p.protocol === 'string' ? p.protocol : preset?.protocol ?? DEFAULTS.protocol;
+    if (preset === undefined && protocol !== 'sim') {
+      ctx.addIssue({
+        code: 'custom', path: ['base_url'], message: `missing required key \`base_url\` for protocol ${protocol}`,
+        params: { at: 'parent', hint: 'add `base_url: https://…` under `provider:`, or pick a preset (e.g. `preset: openai`)' },
+      });
+    }
+  }, always)
+  .meta({ description: 'Where model calls go. Give a `preset`, or `base_url` (+ `api_key_env`).' });
+
+const variant = z
+  .strictObject({
+    id: opt(z.string().regex(ID, { error: 'must start with a letter or digit and use only letters, digits, . _ -' }), 'Stable id used in verdicts and memory, e.g. skill-date-parser-v3.'),
+    model: opt(nonEmpty(), 'Model name; defaults to models.candidate (baseline: models.baseline, else models.candidate).'),
+    skill: opt(nonEmpty(), 'Skill file (relative to this YAML) used as the system prompt. Not with system_prompt.'),
+    system_prompt: opt(z.string(), 'Inline system prompt. Not with skill.'),
+    temperature: opt(z.number().min(0).max(2), 'Sampling temperature, 0–2.', DEFAULTS.temperature),
+  })
+  .superRefine((v, ctx) => {
+    if (has(v, 'skill') && has(v, 'system_prompt')) {
+      ctx.addIssue({
+        code: 'custom', path: ['system_prompt'], message: 'give either `skill` or `system_prompt`, not both',
+        params: { at: 'key', hint: 'keep `skill: <file>` to version the prompt as a file, or inline it with `system_prompt:` alone' },
+      });
+    }
+  }, always);
+
+const budget = z
+  .strictObject({
+    total_tokens_per_case: opt(positiveInt(), 'Budget B: tokens one case may consume in one arm, every call and path.', DEFAULTS.totalTokensPerCase),
+    per_case_max_tokens: opt(positiveInt(), 'Upper bound on any one path\'s max_tokens (tokens); at most total_tokens_per_case.', DEFAULTS.perCaseMaxTokens),
+    best_of_n: opt(z.array(positiveInt()), 'Every n to evaluate (positive integers); 1 is always added.', DEFAULTS.bestOfN),
+    include_judge: opt(z.boolean(), 'Whether judge tokens count toward B.', DEFAULTS.includeJudge),
+  })
+  .superRefine((b, ctx) => {
+    const total = typeof b.total_tokens_per_case === 'number' ? b.total_tokens_per_case : DEFAULTS.totalTokensPerCase;
+    if (typeof b.per_case_max_tokens === 'number' && b.per_case_max_tokens > total) {
+      ctx.addIssue({
+        code: 'custom', path: ['per_case_max_tokens'], message: `per_case_max_tokens (${b.per_case_max_tokens}) exceeds total_tokens_per_case (${total})`,
+        params: { hint: 'one path can never spend more than the whole budget B: lower per_case_max_tokens or raise total_tokens_per_case' },
+      });
+    }
+    (Array.isArray(b.best_of_n) ? b.best_of_n : []).forEach((n: unknown, index) => {
+      if (typeof n === 'number' && n > total) {
+        ctx.addIssue({
+          code: 'custom', path: ['best_of_n', index], message: `n=${n} leaves less than one token per path under total_tokens_per_case ${total}`,
+          params: { hint: 'use a smaller n or a larger budget' },
+        });
+      }
+    });
+  }, always)
+  .meta({ description: 'The token budget every arm gets per case.' });
+
+const datasets = z
+  .strictObject({
+    train: opt(nonEmpty(), 'JSONL for diagnosing failures (relative to this YAML).'),
+    val: opt(nonEmpty(), 'JSONL for screening candidates (relative to this YAML).'),
+    test: opt(nonEmpty(), 'JSONL for the final gate (relative to this YAML).'),
+    regression: opt(nonEmpty(), 'JSONL of cases the baseline is known to pass (relative to this YAML).'),
+  })
+  .superRefine((d, ctx) => {
+    if (!has(d, 'val') && !has(d, 'test')) {
+      ctx.addIssue({
+        code: 'custom', path: ['val'], message: 'at least one of `val` or `test` is required',
+        params: { at: 'parent', hint: 'add `val: eval/val.jsonl` and/or `test: eval/test.jsonl` under `datasets:`' },
+      });
+    }
+  }, always)
+  .meta({ description: 'JSONL datasets, relative to this YAML file; at least one of val/test.' });
+
+const gates = z
+  .strictObject({
+    min_same_budget_gain: opt(z.number().min(0).max(1), 'Minimum n=1 pass-rate gain at the same budget (0–1).', DEFAULTS.minSameBudgetGain),
+    max_token_growth_ratio: opt(z.number().positive(), 'Maximum tokens_per_success ratio candidate/baseline.', DEFAULTS.maxTokenGrowthRatio),
+    max_latency_growth_ratio: opt(z.number().positive(), 'Maximum p95 latency ratio candidate/baseline.', DEFAULTS.maxLatencyGrowthRatio),
+    bootstrap_rounds: opt(positiveInt(), 'Bootstrap resamples over cases.', DEFAULTS.bootstrapRounds),
+    confidence: opt(z.number().gt(0).lt(1), 'Two-sided confidence level of every interval, e.g. 0.95.', DEFAULTS.confidence),
+  })
+  .meta({ description: 'Verdict thresholds.' });
+
+const scorerObject = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
+  z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
+  z.strictObject({
+    type: z.literal('contains'),
+    field: opt(nonEmpty(), 'Output JSON field to search.'),
+    ignore_case: opt(z.boolean(), 'Case-insensitive match.', DEFAULTS.containsIgnoreCase),
+  }),
+  z
+    .strictObject({
+      type: z.literal('regex'),
+      pattern: opt(z.string(), 'Regular expression (default: the case\'s expected value).'),
+      flags: opt(z.string(), 'JavaScript RegExp flags, e.g. i.', DEFAULTS.regexFlags),
+    })
+    .superRefine((s, ctx) => {
+      try {
+        new RegExp(s.pattern ?? '', s.flags ?? '');
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom', path: [s.pattern === undefined ? 'flags' : 'pattern'], message: `invalid regular expression: ${(error as Error).message}`,
+          params: { hint: 'use JavaScript RegExp syntax; in YAML quote the pattern with single quotes so backslashes survive' },
+        });
+      }
+    }),
+  z.strictObject({
+    type: z.literal('numeric'),
+    tolerance: opt(z.number().min(0), 'Allowed absolute (or relative) difference.', DEFAULTS.numericTolerance),
+    relative: opt(z.boolean(), 'Compare |a−b| / |expected| instead of |a−b|.', DEFAULTS.numericRelative),
+  }),
+  z.strictObject({
+    type: z.literal('json'),
+    fields: opt(z.array(nonEmpty()).min(1), 'Only compare these top-level fields.'),
+    schema: opt(z.record(z.string(), z.unknown()), 'JSON Schema the output must satisfy.'),
+  }),
+  z.strictObject({
+    type: z.literal('module'),
+    module: nonEmpty().meta({ description: 'ES module file (relative to this YAML) exporting the scorer.' }),
+    export: opt(nonEmpty(), 'Export name.', DEFAULTS.moduleExport),
+  }),
+  z.strictObject({
+    type: z.literal('command'),
+    argv: z.array(nonEmpty()).min(1).meta({ description: 'Program and arguments, run without a shell.' }),
+    timeout_ms: opt(positiveInt(), 'Timeout in milliseconds.', DEFAULTS.commandTimeoutMs),
+  }),
+]);
+
+export const SCORER_SHORTHANDS = ['exact', 'normalized', 'contains', 'regex', 'numeric', 'json'] as const;
+const SCORER_HELP = 'How a path is graded: a name (exact, normalized, contains, regex, numeric, json) or a mapping with `type:`; module and command scorers need a mapping, e.g. { type: module, module: ./score.mjs }.';
+const scorer = z.union([z.enum(SCORER_SHORTHANDS), scorerObject]).meta({ description: SCORER_HELP });
+
+const SELECTOR_HELP = 'How Best-of-N picks one path: oracle (pass@N upper bound), majority, or { type: verifier, scorer: … }.';
+const selector = z
+  .union([
+    z.enum(['oracle', 'majority', 'verifier']),
+    z.discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('oracle') }),
+      z.strictObject({ type: z.literal('majority') }),
+      z.strictObject({ type: z.literal('verifier'), scorer: opt(scorer, 'Scorer the verifier uses (default: the experiment scorer).') }),
+    ]),
+  ])
+  .meta({ description: SELECTOR_HELP });
+
+const RETRIES_HELP = 'Retry policy: max attempts as an integer, or { max_attempts, initial_delay_ms, max_delay_ms }.';
+const retries = z
+  .union([
+    positiveInt(),
+    z
+      .strictObject({
+        max_attempts: opt(positiveInt(), 'Attempts per call including the first.', DEFAULTS.maxAttempts),
+        initial_delay_ms: opt(z.int().min(0), 'First backoff delay (ms).', DEFAULTS.initialDelayMs),
+        max_delay_ms: opt(z.int().min(0), 'Largest backoff delay (ms).', DEFAULTS.maxDelayMs),
+      })
+      .superRefine((r, ctx) => {
+        if ((r.initial_delay_ms ?? DEFAULTS.initialDelayMs) > (r.max_delay_ms ?? DEFAULTS.maxDelayMs)) {
+          ctx.addIssue({ code: 'custom', path: ['initial_delay_ms'], message: 'initial_delay_ms exceeds max_delay_ms', params: { hint: 'the first delay must not exceed the largest delay' } });
+        }
+      }),
+  ])
+  .meta({ description: RETRIES_HELP });
+
+export const experimentSchema = z
+  .strictObject({
+    experiment: z.string().regex(ID, { error: 'must start with a letter or digit and use only letters, digits, . _ -' })
+      .meta({ description: 'Experiment name, e.g. date-parser (letters, digits, . _ -).' }),
+    provider,
+    models: opt(
+      z.strictObject({
+        candidate: opt(nonEmpty(), 'Candidate model (also the baseline\'s unless models.baseline is set).'),
+        baseline: opt(nonEmpty(), 'Baseline model.'),
+        judge: opt(nonEmpty(), 'Judge model.'),
+      }),
+      'Model names.',
+    ),
+    variants: opt(z.strictObject({ baseline: opt(variant, 'The baseline configuration.'), candidate: opt(variant, 'The candidate configuration.') }), 'The two configurations compared; default: same model, no prompt.'),
+    budget: opt(budget, 'The token budget every arm gets per case.'),
+    datasets,
+    gates: opt(gates, 'Verdict thresholds.'),
+    executor: opt(z.union([z.literal('chat'), z.strictObject({ type: z.literal('chat') })]), 'How a path runs: `chat` (one model call per path).', DEFAULTS.executor),
+    scorer: opt(scorer, SCORER_HELP, DEFAULTS.scorer),
+    selector: opt(selector, SELECTOR_HELP, DEFAULTS.selector),
+    epochs: opt(positiveInt(), 'Repeats of the n=1 arms, for precision.', DEFAULTS.epochs),
+    seed: opt(z.int().min(0), 'Seed of sampling, bootstrap and simulator.', DEFAULTS.seed),
+    concurrency: opt(z.int().min(1).max(1024), 'Maximum model calls in flight (1–1024).', DEFAULTS.concurrency),
+    rate_limit: opt(z.strictObject({ requests_per_second: z.number().positive().meta({ description: 'Requests per second across the run.' }) }), 'Request rate cap; default: none.'),
+    retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
+    n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
+  })
+  .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
+
+/** The validated YAML, before defaults and path resolution. */
+export type RawExperimentConfig = z.infer<typeof experimentSchema>;
+export type RawScorer = z.infer<typeof scorer>;

@@ -1,0 +1,106 @@
+/**
+ * The normalized experiment config: what every stage after `loadConfig` sees.
+ * Paths are absolute; defaults are filled in; secrets are not here (only the env var name).
+ */
+import type { Protocol } from '../providers/spec.js';
+
+export interface ProviderConfig {
+  protocol: Protocol;
+  /** Base URL exactly as configured (recorded in the ledger). */
+  baseUrl: string;
+  /** Name of the env var holding the API key; the key itself is read at call time in config/. */
+  apiKeyEnv: string | undefined;
+  /** Preset name the provider came from, if any. */
+  preset: string | undefined;
+  /** Per-attempt timeout (ms). */
+  timeoutMs: number;
+  /** Extra HTTP headers sent upstream (never secrets: use apiKeyEnv). */
+  headers: Record<string, string>;
+}
+
+export interface VariantConfig {
+  /** Stable id used in verdicts and memory, e.g. `skill-date-parser-v3`. */
+  id: string;
+  model: string;
+  /** Skill text used as the system prompt ('' when none). */
+  systemPrompt: string;
+  /** Absolute path of the skill file, when the prompt came from one. */
+  skillFile: string | undefined;
+  temperature: number;
+}
+
+export type ScorerConfig =
+  | { type: 'exact'; field?: string }
+  | { type: 'normalized'; field?: string }
+  | { type: 'contains'; field?: string; ignoreCase: boolean }
+  | { type: 'regex'; pattern?: string; flags: string }
+  | { type: 'numeric'; tolerance: number; relative: boolean }
+  | { type: 'json'; fields?: string[]; schema?: Record<string, unknown> }
+  | { type: 'module'; module: string; export: string }
+  | { type: 'command'; argv: string[]; timeoutMs: number };
+
+export type SelectorConfig =
+  | { type: 'oracle' }
+  | { type: 'majority' }
+  | { type: 'verifier'; scorer: ScorerConfig | undefined };
+
+export interface RetryConfig {
+  /** Attempts per call including the first. */
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface GatesConfig {
+  minSameBudgetGain: number;
+  maxTokenGrowthRatio: number;
+  maxLatencyGrowthRatio: number;
+  bootstrapRounds: number;
+  /** Two-sided confidence level of every interval (0.95 → 95% CIs). */
+  confidence: number;
+}
+
+export interface BudgetConfig {
+  /** B: tokens one case may consume in one arm, every call and path (tokens). */
+  totalTokensPerCase: number;
+  /** Upper bound on any single path's max_tokens (tokens). */
+  perCaseMaxTokens: number;
+  /** Every n to evaluate; 1 is always included. */
+  bestOfN: number[];
+  /** Whether judge tokens count toward B (judge issue); reported either way. */
+  includeJudge: boolean;
+}
+
+export type SplitName = 'train' | 'val' | 'test';
+
+export interface DatasetsConfig {
+  train: string | undefined;
+  val: string | undefined;
+  test: string | undefined;
+  regression: string | undefined;
+}
+
+export interface ExperimentConfig {
+  experiment: string;
+  /** Absolute path of the YAML file. */
+  configPath: string;
+  provider: ProviderConfig;
+  models: { candidate: string | undefined; baseline: string | undefined; judge: string | undefined };
+  budget: BudgetConfig;
+  datasets: DatasetsConfig;
+  gates: GatesConfig;
+  variants: { baseline: VariantConfig; candidate: VariantConfig };
+  executor: { type: 'chat' };
+  scorer: ScorerConfig;
+  selector: SelectorConfig;
+  /** Repeats of the n=1 arms, for precision. */
+  epochs: number;
+  seed: number;
+  /** Maximum model calls in flight. */
+  concurrency: number;
+  /** Requests per second across the run; undefined = unlimited. */
+  rateLimit: number | undefined;
+  retries: RetryConfig;
+  /** `native`: one call with API `n`; `parallel`: n calls. */
+  nMode: 'native' | 'parallel';
+}

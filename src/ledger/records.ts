@@ -1,0 +1,108 @@
+/**
+ * Ledger record schema. Bump LEDGER_SCHEMA_VERSION whenever a field changes meaning;
+ * readers refuse versions they do not know instead of misreading them.
+ */
+import type { UnifiedFinishReason } from '../core/finish-reason.js';
+
+export const LEDGER_SCHEMA_VERSION = 1;
+
+export type CallRole = 'generate' | 'judge' | 'select' | 'tool' | 'gateway';
+
+/** One HTTP attempt (or in-process call) to a model. Seed fields plus what real usage needs. */
+export interface CallRecord {
+  schema_version: number;
+  kind: 'call';
+  run_id: string;
+  case_id: string;
+  /** e.g. `candidate_single`, `baseline_best_of_8`. */
+  arm: string;
+  /** n of the arm. */
+  n: number;
+  /** First path this call served; with native n the call serves paths path..path+choices-1. */
+  path: number;
+  /** Number of paths (choices) this call served. */
+  paths: number;
+  /** Epoch (repeat) index of the n=1 arms; 0 otherwise. */
+  epoch: number;
+  /** Which dataset the case came from (`regression` cases run on the n=1 arms only). */
+  split: 'train' | 'val' | 'test' | 'regression';
+  model: string;
+  base_url: string;
+  protocol: string;
+  prompt_tokens: number | undefined;
+  completion_tokens: number | undefined;
+  total_tokens: number | undefined;
+  cached_tokens: number | undefined;
+  reasoning_tokens: number | undefined;
+  /** True when the provider reported no usage (invariant 2). */
+  usage_missing: boolean;
+  max_tokens: number;
+  finish_reason: UnifiedFinishReason;
+  finish_reason_raw: string | undefined;
+  latency_ms: number;
+  /** 1-based attempt number of this call. */
+  attempt: number;
+  /** HTTP status, or undefined for connection errors/timeouts. */
+  status: number | undefined;
+  role: CallRole;
+  /** Error text for failed attempts (never contains secrets). */
+  error: string | undefined;
+  /** Whether the runner retried after this attempt. */
+  retried: boolean;
+  /** `native_n_rejected` when native n fell back to parallel calls, etc. */
+  note: string | undefined;
+  ts: string;
+}
+
+export interface PathOutcome {
+  path: number;
+  output: string;
+  passed: boolean;
+  score: number;
+  finish_reason: UnifiedFinishReason;
+  /** Tokens billed for this path's calls; with native n the call's usage is split evenly. */
+  tokens: number | undefined;
+  error: string | undefined;
+}
+
+/** One (case, arm, epoch) outcome. */
+export interface ResultRecord {
+  schema_version: number;
+  kind: 'result';
+  run_id: string;
+  case_id: string;
+  arm: string;
+  variant: 'baseline' | 'candidate';
+  n: number;
+  epoch: number;
+  split: 'train' | 'val' | 'test' | 'regression';
+  category: string | undefined;
+  /** The arm's product outcome: the selected path passed (n=1: the only path). */
+  passed: boolean;
+  /** Any path passed (pass@N oracle). */
+  passed_any: boolean;
+  /** Number of passing paths (for unbiased pass@k). */
+  passes: number;
+  selected_path: number | undefined;
+  judge_score: number | undefined;
+  paths: PathOutcome[];
+  prompt_tokens: number | undefined;
+  completion_tokens: number | undefined;
+  /** Σ total_tokens over every call of the case in this arm (tokens). */
+  total_tokens: number | undefined;
+  /** Calls that lacked usage. */
+  calls_missing_usage: number;
+  calls: number;
+  /** Attempts that were retried. */
+  retries: number;
+  budget: number;
+  /** Some path ended with budget_exhausted. */
+  budget_exhausted: boolean;
+  /** Billed spend exceeded B (an invariant broke upstream: the verdict becomes `invalid`). */
+  over_budget: boolean;
+  /** Wall time of the case in this arm (ms). */
+  latency_ms: number;
+  ts: string;
+}
+
+export type LedgerRecord = CallRecord | ResultRecord;

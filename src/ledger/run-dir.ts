@@ -1,0 +1,49 @@
+/** Layout of `runs/<run_id>/` and atomic writes of its small JSON files. */
+import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { IsobudgetError } from '../core/errors.js';
+import type { LedgerFiles } from './jsonl-writer.js';
+
+export interface RunPaths extends LedgerFiles {
+  dir: string;
+  manifest: string;
+  verdict: string;
+  index: string;
+}
+
+export function runPaths(dir: string): RunPaths {
+  return {
+    dir,
+    calls: join(dir, 'calls.jsonl'),
+    results: join(dir, 'results.jsonl'),
+    interrupted: join(dir, 'interrupted-calls.jsonl'),
+    manifest: join(dir, 'manifest.json'),
+    verdict: join(dir, 'verdict.json'),
+    index: join(dir, 'ledger.sqlite'),
+  };
+}
+
+/** Write to a temp file, then rename: readers never see half a manifest. */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(temp, file);
+}
+
+export function readJsonFile<T>(file: string, what: string): T {
+  if (!existsSync(file)) {
+    throw new IsobudgetError('not_found', `${what} not found`, { location: { file }, hint: 'pass the directory of a run made by `isobudget run`' });
+  }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (error) {
+    throw new IsobudgetError('parse', `${what} is not valid JSON: ${(error as Error).message}`, { location: { file } });
+  }
+}
+
+/** e.g. `bf-20261129-071925-3fa2`: sortable by time, unique within a second. */
+export function newRunId(now = new Date(), random = Math.random): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const suffix = Math.floor(random() * 0x10000).toString(16).padStart(4, '0');
+  return `bf-${stamp}-${suffix}`;
+}

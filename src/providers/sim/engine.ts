@@ -1,0 +1,110 @@
+/**
+ * The simulator's engine: a pure function from (request, seed) to choices, usage and a
+ * latency. Billing uses the same tokenizer and framing rule as the budget policy
+ * (`countPromptTokens`, `countTokens`), so budget arithmetic on the sim is exact.
+ *
+ * Randomness is keyed on the item, not on the skill: every draw hashes the seed, the
+ * request seed and the non-system messages (the task), never the system prompt or the
+ * model name. Two skills or two models are thus compared under common random numbers —
+ * a paired comparison shows only what the skill or the model changed.
+ */
+import type { ChatMessage } from '../../core/messages.js';
+import { finishReason, type FinishReason } from '../../core/finish-reason.js';
+import { countPromptTokens, truncateToTokens } from '../../core/tokens.js';
+import { makeUsage, type Usage } from '../../core/usage.js';
+import { getProfile } from './profiles.js';
+import { hashParts, uniformFrom } from './random.js';
+import { readStyleRules } from './style-rules.js';
+import { solveTask } from './tasks/index.js';
+
+export interface SimRequest {
+  model: string;
+  messages: readonly ChatMessage[];
+  /** Completion cap per choice (tokens). */
+  maxTokens: number;
+  temperature: number;
+  /** Choices in this one call (native n). */
+  n: number;
+  /** Request seed (OpenAI `seed`); part of the item key when given. */
+  seed?: number;
+  /**
+   * Path index of the first choice (default 0). A caller making n separate calls for one
+   * arm can pass 0..n−1 so parallel paths behave like native ones.
+   */
+  firstPath?: number;
+}
+
+export interface SimOptions {
+  /** The simulator's own seed (`sim serve --seed`, the experiment seed). */
+  seed: number;
+}
+
+export interface SimChoice {
+  text: string;
+  finishReason: FinishReason;
+  /** Completion tokens billed for this choice. */
+  tokens: number;
+}
+
+export interface SimResult {
+  choices: SimChoice[];
+  /** One usage for the whole call: the prompt is billed once however many choices. */
+  usage: Usage;
+  /** How long the call would take (ms); the provider and server wait it, scaled. */
+  latencyMs: number;
+  /** Which task the sim recognized (`date`, `digit-search`, …, `fallback`). */
+  task: string;
+}
+
+/**
+ * Probability that path i > 0 draws on its own instead of repeating the shared draw:
+ * low temperatures repeat themselves, a skill that says "diversify" does not.
+ */
+export function pathIndependence(temperature: number, diversify: boolean): number {
+  if (diversify) return 1;
+  return Math.min(1, Math.max(0, (temperature - 0.3) / 0.7));
+}
+
+export function simulate(request: SimRequest, options: SimOptions): SimResult {
+  if (!Number.isInteger(request.n) || request.n < 1) throw new RangeError(`n must be a positive integer, got ${request.n}`);
+  if (!Number.isFinite(request.maxTokens) || request.maxTokens < 0) throw new RangeError(`maxTokens must be ≥ 0, got ${request.maxTokens}`);
+
+  const profile = getProfile(request.model);
+  const skill = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const userText = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const style = readStyleRules(skill);
+  const item = hashParts(options.seed, request.seed ?? 'no-seed', ...request.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}:${m.content}`));
+  const independence = pathIndependence(request.temperature, style.diversify);
+
+  // Paths that share a key give the same text: solve each key once.
+  const solved = new Map<string, { task: string; text: string }>();
+  const firstPath = request.firstPath ?? 0;
+  const choices: SimChoice[] = [];
+  let task = 'fallback';
+  for (let i = 0; i < request.n; i += 1) {
+    const path = firstPath + i;
+    // Path 0 always uses the shared draw, so pass@1 never depends on the diversity rule.
+    const key = path === 0 || uniformFrom(item, 'independent', path) >= independence ? 'shared' : `path-${path}`;
+    let answer = solved.get(key);
+    if (!answer) {
+      answer = solveTask({ model: request.model, profile, skill, userText, style, draw: (label) => uniformFrom(item, key, label) });
+      solved.set(key, answer);
+    }
+    task = answer.task;
+    const cut = truncateToTokens(answer.text, Math.floor(request.maxTokens));
+    choices.push({ text: cut.text, tokens: cut.tokens, finishReason: cut.truncated ? finishReason('length', 'length') : finishReason('stop', 'stop') });
+  }
+
+  const inputTokens = countPromptTokens(request.messages);
+  const outputTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
+  const longest = choices.reduce((max, c) => Math.max(max, c.tokens), 0);
+  // Choices decode in parallel: the call lasts as long as its longest choice.
+  const jitter = 1 + profile.latency.jitter * (2 * uniformFrom(item, 'latency', firstPath, request.n) - 1);
+  const latencyMs = Math.max(0, Math.round((profile.latency.baseMs + profile.latency.perOutputTokenMs * longest) * jitter));
+  return {
+    choices,
+    usage: makeUsage({ inputTokens, outputTokens, cachedTokens: 0, reasoningTokens: 0 }),
+    latencyMs,
+    task,
+  };
+}

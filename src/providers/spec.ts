@@ -1,0 +1,66 @@
+/**
+ * The provider spec: types only. Vendors depend on it, never the reverse.
+ * Providers make exactly one HTTP attempt per `generate` call (SDK retries off): the runner
+ * owns retries so that every attempt becomes a ledger record.
+ */
+import type { ChatMessage } from '../core/messages.js';
+import type { FinishReason } from '../core/finish-reason.js';
+import type { Usage } from '../core/usage.js';
+
+export type Protocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'sim';
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Arguments as the model sent them (a JSON string). */
+  arguments: string;
+}
+
+export interface GenerateRequest {
+  model: string;
+  /** Includes the system message, if any, as the first element. */
+  messages: ChatMessage[];
+  /** Per-path completion cap (tokens). */
+  maxTokens: number;
+  temperature: number;
+  /** Number of choices to ask for in this one call (native `n`); 1 for a single path. */
+  n: number;
+  /** Passed to providers that accept a seed (OpenAI, sim); ignored elsewhere. */
+  seed?: number;
+  tools?: ToolDefinition[];
+  /** Aborts the attempt (timeout or Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+export interface GenerateChoice {
+  text: string;
+  finishReason: FinishReason;
+  toolCalls?: ToolCall[];
+}
+
+export interface GenerateResult {
+  choices: GenerateChoice[];
+  /** Usage of the whole call: with native `n` one usage covers every choice. */
+  usage: Usage;
+  /** HTTP status of the successful attempt (200 for in-process providers). */
+  status: number;
+  /** Model name the server reported, when it did. */
+  responseModel?: string;
+}
+
+export interface Provider {
+  readonly protocol: Protocol;
+  /** Where requests go; recorded in the ledger (never the key). */
+  readonly baseUrl: string;
+  /** Whether one call can return n choices (OpenAI chat `n`, sim). */
+  readonly supportsNativeN: boolean;
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,40 @@
+/**
+ * Describes each arm's budget before the run: the per-path cap it will get and whether B
+ * binds (DESIGN §1, invariant 4: if B is not binding for an arm, say so).
+ */
+import { countPromptTokens } from '../core/tokens.js';
+import type { ArmPlan } from '../ledger/manifest.js';
+import type { Provider } from '../providers/spec.js';
+import { planPathBudget, promptEstimate } from './budget.js';
+import type { RunInputs } from './inputs.js';
+import { armsFor, buildMessages } from './plan.js';
+
+export function describeArms(inputs: RunInputs, provider: Provider): { arms: ArmPlan[]; warnings: string[] } {
+  const { config } = inputs;
+  const exact = provider.protocol === 'sim' || inputs.promptExact === true;
+  const arms: ArmPlan[] = [];
+  const warnings: string[] = [];
+  for (const spec of armsFor(config.budget.bestOfN)) {
+    const variant = config.variants[spec.variant];
+    const nMode = spec.n > 1 && config.nMode === 'native' && provider.supportsNativeN ? 'native' : 'parallel';
+    let min = Infinity;
+    let max = -Infinity;
+    let bindingCases = 0;
+    for (const evalCase of inputs.cases) {
+      const prompt = promptEstimate(countPromptTokens(buildMessages(variant.systemPrompt, evalCase)), exact);
+      const policy = planPathBudget({ totalTokensPerCase: config.budget.totalTokensPerCase, perCaseMaxTokens: config.budget.perCaseMaxTokens, n: spec.n, promptTokens: prompt, nativeN: nMode === 'native' });
+      min = Math.min(min, policy.maxTokensPerPath);
+      max = Math.max(max, policy.maxTokensPerPath);
+      if (policy.binding) bindingCases += 1;
+    }
+    const binding = bindingCases * 2 > inputs.cases.length;
+    arms.push({ arm: spec.arm, variant: spec.variant, n: spec.n, nMode, binding, minMaxTokensPerPath: Number.isFinite(min) ? min : 0, maxMaxTokensPerPath: Number.isFinite(max) ? max : 0 });
+    if (!binding) {
+      warnings.push(`B=${config.budget.totalTokensPerCase} is not binding for ${spec.arm} (n=${spec.n}): every path is capped at per_case_max_tokens=${config.budget.perCaseMaxTokens}; the arms are capped alike but not spend-aligned`);
+    }
+    if (min < 1) {
+      warnings.push(`B=${config.budget.totalTokensPerCase} leaves no completion tokens for ${spec.arm} on some cases: those paths are recorded as budget_exhausted`);
+    }
+  }
+  return { arms, warnings };
+}

@@ -1,0 +1,154 @@
+/**
+ * One model call with retries. Every attempt — failed or not — becomes a call record; the
+ * budget is reserved before the first attempt and settled with billed usage.
+ */
+import { finishReason as makeFinish, type UnifiedFinishReason } from '../core/finish-reason.js';
+import { ProviderError } from '../core/provider-error.js';
+import type { CallRecord } from '../ledger/records.js';
+import { LEDGER_SCHEMA_VERSION } from '../ledger/records.js';
+import type { GenerateRequest, GenerateResult } from '../providers/spec.js';
+import { backoffDelay } from './backoff.js';
+import { sleep } from './pool.js';
+import type { UnitContext } from './unit-context.js';
+
+export interface CallTarget {
+  /** First path served by this call. */
+  path: number;
+  /** Paths served (native n: n; else 1). */
+  paths: number;
+  /** Prompt estimate used for the reservation (tokens). */
+  promptEstimate: number;
+}
+
+export type CallOutcome =
+  | { ok: true; result: GenerateResult }
+  | { ok: false; finish: UnifiedFinishReason; error: string; nativeNRejected: boolean };
+
+export async function callModel(context: UnitContext, request: Omit<GenerateRequest, 'signal'>, target: CallTarget): Promise<CallOutcome> {
+  const { run, budget } = context;
+  const reservation = target.promptEstimate + request.maxTokens * target.paths;
+  if (request.maxTokens < 1 || !budget.reserve(reservation)) {
+    return { ok: false, finish: 'budget_exhausted', error: 'budget exhausted before the call', nativeNRejected: false };
+  }
+  const { maxAttempts } = run.config.retries;
+  for (let attempt = 1; ; attempt += 1) {
+    if (run.signal.aborted) {
+      budget.release(reservation);
+      throw run.signal.reason;
+    }
+    if (run.limiter) await run.limiter.wait(run.signal);
+    const started = performance.now();
+    let outcome: GenerateResult | ProviderError;
+    await run.pool.acquire();
+    try {
+      outcome = await run.provider.generate({ ...request, signal: attemptSignal(run.signal, run.config.provider.timeoutMs) });
+    } catch (error) {
+      outcome = toProviderError(error, run.signal);
+    } finally {
+      run.pool.release();
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    if (!(outcome instanceof ProviderError)) {
+      const billed = outcome.usage.totalTokens;
+      budget.settle(reservation, billed);
+      if (billed !== undefined) run.onSpend(context.unit.arm.arm, billed);
+      context.calls.push(record(context, request, target, attempt, latencyMs, { result: outcome }));
+      return { ok: true, result: outcome };
+    }
+    const error = outcome;
+    if (error.kind === 'aborted' && run.signal.aborted) {
+      budget.release(reservation);
+      throw run.signal.reason;
+    }
+    const nativeNRejected = error.kind === 'unsupported' && target.paths > 1;
+    const retry = error.isRetryable && attempt < maxAttempts;
+    context.calls.push(record(context, request, target, attempt, latencyMs, { error, retried: retry }));
+    if (!retry) {
+      budget.release(reservation);
+      return { ok: false, finish: 'error', error: error.message, nativeNRejected };
+    }
+    await sleep(backoffDelay(run.config.retries, attempt, run.random(), error.retryAfterMs), run.signal).catch(() => undefined);
+  }
+}
+
+function attemptSignal(runSignal: AbortSignal, timeoutMs: number): AbortSignal {
+  return AbortSignal.any([runSignal, AbortSignal.timeout(timeoutMs)]);
+}
+
+function toProviderError(error: unknown, runSignal: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (runSignal.aborted) return new ProviderError('aborted', 'run interrupted', { cause: error });
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return new ProviderError('timeout', `attempt timed out: ${error.message}`, { cause: error });
+  }
+  // Not a provider failure we know: record it, do not retry a bug.
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError('invalid_response', `unexpected error: ${message}`, { isRetryable: false, cause: error });
+}
+
+function record(
+  context: UnitContext,
+  request: Omit<GenerateRequest, 'signal'>,
+  target: CallTarget,
+  attempt: number,
+  latencyMs: number,
+  outcome: { result: GenerateResult } | { error: ProviderError; retried: boolean },
+): CallRecord {
+  const { run, unit } = context;
+  const base = {
+    schema_version: LEDGER_SCHEMA_VERSION,
+    kind: 'call' as const,
+    run_id: run.runId,
+    case_id: unit.evalCase.id,
+    arm: unit.arm.arm,
+    n: unit.arm.n,
+    path: target.path,
+    paths: target.paths,
+    epoch: unit.epoch,
+    split: unit.split,
+    model: request.model,
+    base_url: run.provider.baseUrl,
+    protocol: run.provider.protocol,
+    max_tokens: request.maxTokens,
+    latency_ms: latencyMs,
+    attempt,
+    role: 'generate' as const,
+    ts: new Date().toISOString(),
+  };
+  if ('result' in outcome) {
+    const { usage, choices, status } = outcome.result;
+    const finish = choices.length === 1 ? choices[0]?.finishReason : undefined;
+    const allLength = choices.length > 0 && choices.every((c) => c.finishReason.unified === 'length');
+    return {
+      ...base,
+      prompt_tokens: usage.inputTokens,
+      completion_tokens: usage.outputTokens,
+      total_tokens: usage.totalTokens,
+      cached_tokens: usage.cachedTokens,
+      reasoning_tokens: usage.reasoningTokens,
+      usage_missing: usage.totalTokens === undefined,
+      finish_reason: finish?.unified ?? (allLength ? 'length' : 'stop'),
+      finish_reason_raw: finish?.raw ?? (choices.length > 1 ? choices.map((c) => c.finishReason.raw ?? '').join(',') : undefined),
+      status,
+      error: undefined,
+      retried: false,
+      note: undefined,
+    };
+  }
+  const failure = makeFinish('error', outcome.error.kind);
+  return {
+    ...base,
+    prompt_tokens: undefined,
+    completion_tokens: undefined,
+    total_tokens: undefined,
+    cached_tokens: undefined,
+    reasoning_tokens: undefined,
+    usage_missing: false, // a failed attempt has no usage to miss; it is counted as a failure
+    finish_reason: failure.unified,
+    finish_reason_raw: failure.raw,
+    status: outcome.error.status,
+    error: outcome.error.message,
+    retried: outcome.retried,
+    note: outcome.error.kind === 'unsupported' ? 'native_n_rejected' : undefined,
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Executes a planned run: schedules units under the global call pool, commits each unit
+ * to the ledger whole, keeps the manifest current, and stops cleanly on abort.
+ */
+import { mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { IsobudgetError } from '../core/errors.js';
+import { LedgerWriter } from '../ledger/jsonl-writer.js';
+import type { Manifest } from '../ledger/manifest.js';
+import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
+import { recoverLedger } from '../ledger/recover.js';
+import { newRunId, readJsonFile, runPaths, writeJsonAtomic, type RunPaths } from '../ledger/run-dir.js';
+import type { Provider } from '../providers/spec.js';
+import { createScorer } from '../scorers/index.js';
+import { createSelector } from '../runner/selectors/index.js';
+import { TOOL_VERSION } from '../version.js';
+import { chatExecutor } from './executors/chat.js';
+import type { RunInputs } from './inputs.js';
+import { planUnits, type Unit } from './plan.js';
+import { describeArms } from './arm-plan.js';
+import { RateLimiter, Semaphore } from './pool.js';
+import { Progress, type ProgressSink } from './progress.js';
+import { runUnit, type UnitServices } from './run-unit.js';
+import type { RunContext } from './unit-context.js';
+
+export interface ExecuteRunOptions {
+  inputs: RunInputs;
+  provider: Provider;
+  /** Parent directory of run directories (a new run) … */
+  outDir?: string;
+  /** … or an existing run directory to continue. */
+  resumeDir?: string;
+  runId?: string;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+  /** Strings that must never reach the ledger (API keys); scrubbed as a last line of defence. */
+  secrets?: string[];
+  random?: () => number;
+  /** Called once the run directory and manifest exist, before the first call. */
+  onStart?: (manifest: Manifest) => void;
+}
+
+export interface ExecuteRunResult {
+  runId: string;
+  runDir: string;
+  manifest: Manifest;
+  results: ResultRecord[];
+  interrupted: boolean;
+}
+
+export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRunResult> {
+  const { inputs, provider } = options;
+  const { config } = inputs;
+  const units = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs });
+  const { paths, manifest, done, results } = openRunDir(options, units);
+  options.onStart?.(manifest);
+  const redact = makeRedactor(options.secrets ?? []);
+  const writer = new LedgerWriter(paths, redact);
+  const abort = new AbortController();
+  const onOuterAbort = (): void => abort.abort(new IsobudgetError('interrupted', 'run interrupted'));
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (options.signal?.aborted) onOuterAbort();
+
+  const pending = units.filter((u) => !done.has(u.key));
+  const progress = new Progress(pending.length, options.progress);
+  const run: RunContext = {
+    runId: manifest.run_id,
+    config,
+    provider,
+    pool: new Semaphore(config.concurrency),
+    limiter: config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit),
+    promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
+    nativeN: { enabled: config.nMode === 'native' },
+    signal: abort.signal,
+    random: options.random ?? Math.random,
+    onEvent: (message) => {
+      manifest.events.push({ ts: new Date().toISOString(), message });
+      writeJsonAtomic(paths.manifest, manifest);
+    },
+    onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
+  };
+  const scorer = createScorer(config.scorer);
+  const services: UnitServices = { executor: chatExecutor(), scorer, selector: createSelector(config.selector, scorer) };
+
+  let cursor = 0;
+  // Enough units in flight to keep every call slot busy (a native-n unit is one call,
+  // a parallel one n), without holding the whole plan in memory at once.
+  const lanes = Math.max(1, Math.min(pending.length, config.concurrency * 2));
+  const worker = async (): Promise<void> => {
+    while (!abort.signal.aborted && cursor < pending.length) {
+      const unit = pending[cursor++] as Unit;
+      try {
+        const outcome = await runUnit(run, unit, services);
+        if (abort.signal.aborted) {
+          writer.recordInterrupted(outcome.context.calls);
+          return;
+        }
+        writer.commitUnit(outcome.context.calls, outcome.result);
+        results.push(outcome.result);
+        progress.unitDone();
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+        return;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, worker));
+  } catch (error) {
+    abort.abort(error);
+    throw error;
+  } finally {
+    writer.close();
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    await provider.close?.();
+  }
+  progress.finish();
+  const interrupted = abort.signal.aborted;
+  manifest.status = interrupted ? 'interrupted' : 'complete';
+  manifest.updated_at = new Date().toISOString();
+  writeJsonAtomic(paths.manifest, manifest);
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, interrupted };
+}
+
+function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[] } {
+  const { inputs } = options;
+  if (options.resumeDir) {
+    const paths = runPaths(options.resumeDir);
+    const manifest = readJsonFile<Manifest>(paths.manifest, 'manifest.json');
+    if (manifest.config_hash !== inputs.configHash) {
+      throw new IsobudgetError('resume_mismatch', 'the config changed since this run started (config hash differs)', {
+        location: { file: inputs.config.configPath },
+        hint: 'resume with the same experiment.yaml and skill files, or start a new run',
+      });
+    }
+    for (const [name, info] of Object.entries(inputs.datasets)) {
+      const recorded = manifest.datasets[name];
+      if (recorded && recorded.sha256 !== info.sha256) {
+        throw new IsobudgetError('resume_mismatch', `dataset '${name}' changed since this run started`, { location: { file: info.path }, hint: 'restore the dataset or start a new run' });
+      }
+    }
+    const recovery = recoverLedger(paths);
+    manifest.status = 'running';
+    manifest.resumed += 1;
+    manifest.updated_at = new Date().toISOString();
+    manifest.events.push({ ts: manifest.updated_at, message: `resumed: ${recovery.committed.size} units committed, ${recovery.orphanedCalls} orphaned calls moved to interrupted-calls.jsonl` });
+    writeJsonAtomic(paths.manifest, manifest);
+    return { paths, manifest, done: recovery.committed, results: recovery.results };
+  }
+  const runId = options.runId ?? newRunId();
+  const dir = join(options.outDir ?? 'runs', runId);
+  if (existsSync(dir)) throw new IsobudgetError('run_exists', `run directory already exists`, { location: { file: dir }, hint: 'use --resume to continue it, or pick another --run-id' });
+  mkdirSync(dir, { recursive: true });
+  const paths = runPaths(dir);
+  const now = new Date().toISOString();
+  const arms = describeArms(inputs, options.provider);
+  const manifest: Manifest = {
+    schema_version: LEDGER_SCHEMA_VERSION,
+    run_id: runId,
+    experiment: inputs.config.experiment,
+    status: 'running',
+    created_at: now,
+    updated_at: now,
+    tool: { name: 'isobudget', version: TOOL_VERSION },
+    node: process.version,
+    config_path: inputs.config.configPath,
+    config_hash: inputs.configHash,
+    config: inputs.config,
+    split: inputs.split,
+    datasets: inputs.datasets,
+    seed: inputs.config.seed,
+    scorer: { name: inputs.config.scorer.type, version: TOOL_VERSION },
+    selector: inputs.config.selector.type,
+    n_mode: inputs.config.nMode,
+    arms: arms.arms,
+    units_planned: units.length,
+    allow_overlap: inputs.allowOverlap,
+    overlap: inputs.overlap,
+    warnings: arms.warnings,
+    events: [],
+    resumed: 0,
+  };
+  writeJsonAtomic(paths.manifest, manifest);
+  return { paths, manifest, done: new Set(), results: [] };
+}
+
+function makeRedactor(secrets: string[]): (line: string) => string {
+  const real = secrets.filter((s) => s.length >= 8);
+  if (real.length === 0) return (line) => line;
+  return (line) => real.reduce((text, secret) => text.split(secret).join('[redacted]'), line);
+}

@@ -1,0 +1,60 @@
+/**
+ * Everything a run reads from disk, loaded and checked up front so that a bad dataset
+ * fails before the first token is spent.
+ */
+import type { EvalCase } from '../core/case.js';
+import { IsobudgetError } from '../core/errors.js';
+import { sha256, stableStringify } from '../core/hash.js';
+import type { ExperimentConfig, SplitName } from '../config/types.js';
+import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDataset } from '../datasets/index.js';
+import type { UnitSplit } from './plan.js';
+
+export interface RunInputs {
+  config: ExperimentConfig;
+  configHash: string;
+  split: SplitName;
+  cases: EvalCase[];
+  regressionCases: EvalCase[];
+  datasets: Record<string, { path: string; sha256: string; cases: number }>;
+  allowOverlap: boolean;
+  /** Leaks found and allowed (with --allow-overlap), as readable lines. */
+  overlap: string[];
+  /** Set when the caller knows the upstream bills with our tokenizer (e.g. sim serve). */
+  promptExact?: boolean;
+}
+
+export async function loadRunInputs(config: ExperimentConfig, split: SplitName, allowOverlap: boolean): Promise<RunInputs> {
+  const path = config.datasets[split];
+  if (!path) {
+    throw new IsobudgetError('no_split', `datasets.${split} is not set`, {
+      location: { file: config.configPath, key: `datasets.${split}` },
+      hint: `add datasets.${split}: path/to/${split}.jsonl, or choose another --split`,
+    });
+  }
+  const loaded: Partial<Record<UnitSplit, EvalCase[]>> = {};
+  const datasets: RunInputs['datasets'] = {};
+  for (const name of ['train', 'val', 'test', 'regression'] as const) {
+    const file = config.datasets[name];
+    if (!file) continue;
+    loaded[name] = await loadDataset(file, { configKey: `datasets.${name}` });
+    datasets[name] = { path: file, sha256: await fileSha256(file), cases: loaded[name]?.length ?? 0 };
+  }
+  const leaks = checkSplitOverlap({ train: loaded.train, val: loaded.val, test: loaded.test });
+  if (!allowOverlap) assertNoOverlap(leaks);
+  return {
+    config,
+    configHash: configHash(config),
+    split,
+    cases: loaded[split] ?? [],
+    regressionCases: loaded.regression ?? [],
+    datasets,
+    allowOverlap,
+    overlap: leaks.map((leak) => leak.description),
+  };
+}
+
+/** Hash of the normalized config minus where it lives: moving a checkout keeps the hash. */
+export function configHash(config: ExperimentConfig): string {
+  const { configPath: _where, ...rest } = config;
+  return sha256(stableStringify(rest));
+}

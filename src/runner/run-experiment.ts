@@ -1,0 +1,57 @@
+/**
+ * The library entry point for a run: config → inputs → provider → executeRun.
+ * The CLI is a thin layer over this; tests and scripts call it directly.
+ */
+import { loadConfig, readApiKey } from '../config/index.js';
+import type { SplitName } from '../config/types.js';
+import type { Manifest } from '../ledger/manifest.js';
+import { createProvider } from '../providers/index.js';
+import { executeRun, type ExecuteRunResult } from './execute-run.js';
+import { loadRunInputs } from './inputs.js';
+import type { ProgressSink } from './progress.js';
+
+export interface RunExperimentOptions {
+  configPath: string;
+  split?: SplitName;
+  /** Parent of run directories (default `runs`). */
+  outDir?: string;
+  /** Continue this run directory instead of starting one. */
+  resumeDir?: string;
+  /** The resumed run's manifest: its split and overlap choice are kept. */
+  resumeManifest?: Manifest;
+  runId?: string;
+  allowOverlap?: boolean;
+  concurrency?: number;
+  /** Where API keys are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+  /** Scales the in-process simulator's latency (0 = instant). */
+  simLatencyScale?: number;
+  /** Called once the run directory and manifest exist, before the first call. */
+  onStart?: (manifest: Manifest) => void;
+}
+
+export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
+  const config = await loadConfig(options.configPath);
+  if (options.concurrency !== undefined) config.concurrency = Math.max(1, options.concurrency);
+  const manifest = options.resumeManifest;
+  const split = options.split ?? manifest?.split ?? (config.datasets.val ? 'val' : 'test');
+  const inputs = await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false);
+  const apiKey = readApiKey(config, options.env ?? process.env);
+  const provider = createProvider(
+    { protocol: config.provider.protocol, baseUrl: config.provider.baseUrl, apiKey, apiKeyEnv: config.provider.apiKeyEnv, timeoutMs: config.provider.timeoutMs, headers: config.provider.headers },
+    { simSeed: config.seed, ...(options.simLatencyScale === undefined ? {} : { simLatencyScale: options.simLatencyScale }) },
+  );
+  return executeRun({
+    inputs,
+    provider,
+    ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
+    ...(options.resumeDir === undefined ? {} : { resumeDir: options.resumeDir }),
+    ...(options.runId === undefined ? {} : { runId: options.runId }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
+    secrets: apiKey ? [apiKey] : [],
+  });
+}

@@ -1,0 +1,52 @@
+/** What an executor gets to run one (case, arm, epoch) unit. */
+import type { ExperimentConfig } from '../config/types.js';
+import type { CallRecord } from '../ledger/records.js';
+import type { Provider } from '../providers/spec.js';
+import type { BudgetTracker } from './budget-tracker.js';
+import type { Unit } from './plan.js';
+import type { RateLimiter, Semaphore } from './pool.js';
+
+/** Run-wide state shared by every unit. */
+export interface RunContext {
+  runId: string;
+  config: ExperimentConfig;
+  provider: Provider;
+  pool: Semaphore;
+  limiter: RateLimiter | undefined;
+  /** The provider's tokenizer is ours (the simulator): prompt estimates are exact. */
+  promptExact: boolean;
+  /** Native n in effect; flips to false, once, when the upstream rejects `n`. */
+  nativeN: { enabled: boolean };
+  /** Aborts everything (Ctrl-C). */
+  signal: AbortSignal;
+  /** Jitter source for backoff; injectable so tests are deterministic. */
+  random: () => number;
+  /** Called for run-level events the manifest should keep. */
+  onEvent: (message: string) => void;
+  /** Called with billed tokens as calls return (live spend per arm). */
+  onSpend: (arm: string, tokens: number) => void;
+}
+
+export interface UnitContext {
+  run: RunContext;
+  unit: Unit;
+  budget: BudgetTracker;
+  /** Every attempt of this unit, in order; committed with the result. */
+  calls: CallRecord[];
+}
+
+/** One path's raw outcome, before scoring. */
+export interface PathRun {
+  path: number;
+  text: string;
+  finishReason: CallRecord['finish_reason'];
+  /** Billed tokens attributed to this path; with native n the call's usage split evenly. */
+  tokens: number | undefined;
+  error: string | undefined;
+}
+
+/** Executors turn a unit into n path outputs, spending only through UnitContext. */
+export interface Executor {
+  readonly name: string;
+  run(context: UnitContext): Promise<PathRun[]>;
+}

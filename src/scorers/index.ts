@@ -1,0 +1,16 @@
+export type { Score, ScoreInput, Scorer } from './spec.js';
+export { createScorer } from './registry.js';
+export { exactScorer, type ExactScorerOptions } from './exact.js';
+export { normalizedScorer, type NormalizedScorerOptions } from './normalized.js';
+export { containsScorer, type ContainsScorerOptions } from './contains.js';
+export { regexScorer, type RegexScorerOptions } from './regex.js';
+export { numericScorer, type NumericScorerOptions } from './numeric.js';
+export { jsonScorer, type JsonScorerOptions } from './json.js';
+export { moduleScorer, MODULE_PASS_THRESHOLD, type ModuleScorerOptions } from './module.js';
+export { commandScorer, COMMAND_EXPLANATION_BYTES, type CommandScorerOptions } from './command.js';
+export { normalizeText, lastNonEmptyLine } from './normalize-text.js';
+export { extractNumbers, extractLastNumber, parseNumber } from './extract-number.js';
+export { extractJson, type JsonExtraction } from './extract-json.js';
+export { deepEqual } from './deep-equal.js';
+export { getPath, type PathLookup } from './get-path.js';
+export { passFail, scoreError } from './score-result.js';
