@@ -113,11 +113,11 @@ const suffix = (n) => (n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 1
 // date-parser: normalize dates to YYYY-MM-DD; categories are format families.
 
 const DATE_WEIGHTS = {
-  iso: 8, 'us-slash': 14, 'eu-dot': 12, 'month-name': 10, 'day-month-name': 10,
-  compact: 10, 'two-digit-year': 14, 'iso-week': 11, 'ordinal-date': 11,
+  iso: 6, 'us-slash': 13, 'eu-dot': 12, 'month-name': 9, 'day-month-name': 9,
+  compact: 9, 'two-digit-year': 14, 'iso-week': 14, 'ordinal-date': 14,
 };
-// Regression cases are ones the baseline (v2) is known to pass: families it has rules for.
-const DATE_REGRESSION_WEIGHTS = { iso: 1, 'month-name': 1, 'day-month-name': 1, 'us-slash': 1 };
+// Regression cases are ones the baseline (v2) is known to pass: the unambiguous families.
+const DATE_REGRESSION_WEIGHTS = { iso: 1, 'month-name': 2, 'day-month-name': 2 };
 const DATE_PROMPTS = [
   (lit) => `Normalize this date to ISO 8601 (YYYY-MM-DD): ${lit}`,
   (lit) => `Convert the following date to ISO format (YYYY-MM-DD): ${lit}`,

@@ -40,11 +40,11 @@ export class IsobudgetErrors extends IsobudgetError {
 
   constructor(errors: IsobudgetError[]) {
     const first = errors[0];
-    super(first?.code ?? 'errors', `${errors.length} error(s)`, first?.location ? { location: first.location } : {});
+    super(first?.code ?? 'errors', errors.map((e) => e.format()).join('\n'), first?.location ? { location: first.location } : {});
     this.errors = errors;
   }
 
   override format(): string {
-    return this.errors.map((e) => e.format()).join('\n');
+    return this.message;
   }
 }

@@ -77,6 +77,8 @@ export interface ResultRecord {
   epoch: number;
   split: 'train' | 'val' | 'test' | 'regression';
   category: string | undefined;
+  /** Cluster key of the case (clustered standard errors, Miller 2024). */
+  cluster?: string | undefined;
   /** The arm's product outcome: the selected path passed (n=1: the only path). */
   passed: boolean;
   /** Any path passed (pass@N oracle). */

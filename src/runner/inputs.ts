@@ -53,8 +53,11 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
   };
 }
 
-/** Hash of the normalized config minus where it lives: moving a checkout keeps the hash. */
+/**
+ * Hash of what decides outcomes: not where the file lives, nor how fast we call (concurrency
+ * and rate limit), so a run can be resumed with other throughput settings.
+ */
 export function configHash(config: ExperimentConfig): string {
-  const { configPath: _where, ...rest } = config;
+  const { configPath: _where, concurrency: _concurrency, rateLimit: _rate, ...rest } = config;
   return sha256(stableStringify(rest));
 }

@@ -69,6 +69,7 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     epoch: unit.epoch,
     split: unit.split,
     category: unit.evalCase.category,
+    cluster: unit.evalCase.cluster,
     passed: chosen?.passed ?? false,
     passed_any: passes > 0,
     passes,

@@ -27,8 +27,12 @@ export interface BootstrapEstimate {
 }
 
 /**
- * Jackknife estimate of the BCa acceleration (Efron 1987, eq. 6.6; Efron & Tibshirani 1993,
- * eq. 14.15): a = Σ(θ̄ − θ₍ᵢ₎)³ / (6·(Σ(θ̄ − θ₍ᵢ₎)²)^{3/2}) over leave-one-out values θ₍ᵢ₎.
+ * Jackknife estimate of the BCa acceleration (Efron 1987; Efron & Tibshirani 1993, "An
+ * Introduction to the Bootstrap", ch. 14):
+ *
+ *   a = Σ(θ̄ − θ₍ᵢ₎)³ / (6·(Σ(θ̄ − θ₍ᵢ₎)²)^{3/2})
+ *
+ * over the leave-one-out values θ₍ᵢ₎ — the same formula scipy.stats.bootstrap uses.
  *
  * @returns 0 when all θ₍ᵢ₎ are equal (no skewness to correct, instead of 0/0); NaN when a
  *   value is not finite or there are fewer than two.
@@ -87,8 +91,14 @@ export function summarizeReplicates(input: {
   const empty: Interval = [Number.NaN, Number.NaN];
   if (used === 0) {
     return {
-      estimate, percentile: empty, bca: empty, standardError: Number.NaN, rounds: 0, undefinedRounds,
-      biasCorrection: Number.NaN, acceleration: Number.NaN,
+      estimate,
+      percentile: empty,
+      bca: empty,
+      standardError: Number.NaN,
+      rounds: 0,
+      undefinedRounds,
+      biasCorrection: Number.NaN,
+      acceleration: Number.NaN,
     };
   }
   const tail = (1 - confidence) / 2;
@@ -98,7 +108,7 @@ export function summarizeReplicates(input: {
   const acceleration = jackknifeAcceleration(input.leaveOneOut);
   let bca = empty;
   if (Number.isFinite(z0) && Number.isFinite(acceleration)) {
-    // Efron (1987) eq. 2.3: α_adj = Φ(z₀ + (z₀ + z_α) / (1 − a(z₀ + z_α))).
+    // Efron (1987): read the replicates at α_adj = Φ(z₀ + (z₀ + z_α) / (1 − a(z₀ + z_α))).
     const adjusted = (level: number): number => {
       const z = normalQuantile(level);
       return normalCdf(z0 + (z0 + z) / (1 - acceleration * (z0 + z)));
@@ -106,8 +116,14 @@ export function summarizeReplicates(input: {
     bca = [quantileOfSorted(sorted, adjusted(tail)), quantileOfSorted(sorted, adjusted(1 - tail))];
   }
   return {
-    estimate, percentile, bca, standardError: standardDeviation(sorted), rounds: used, undefinedRounds,
-    biasCorrection: z0, acceleration,
+    estimate,
+    percentile,
+    bca,
+    standardError: standardDeviation(sorted),
+    rounds: used,
+    undefinedRounds,
+    biasCorrection: z0,
+    acceleration,
   };
 }
 

@@ -11,10 +11,11 @@ import { meanDifference, type SumStatistic } from './sum-statistics.js';
  * a hard case drawn twice counts twice for baseline and candidate alike, so case difficulty
  * cancels in differences instead of inflating their variance.
  *
- * Speed: columns are packed row-major into one Float64Array (a drawn case's values sit
- * together in cache), each round costs n RNG draws plus n·K additions, and statistics are
- * evaluated from K sums — no per-round allocation. 2,000 rounds × 10,000 cases × 6
- * statistics is a few hundred milliseconds.
+ * Speed: each column is copied into a Float64Array; a round draws its n indices once into
+ * a reused Int32Array, then sums each column over them in a tight gather loop (measured
+ * faster than row-major packing: the running sum stays in a register), and statistics are
+ * evaluated from the K sums — no per-round allocation. 2,000 rounds × 10,000 cases × 6
+ * statistics takes well under a second.
  */
 export interface PairedBootstrapInput<C extends string, S extends string> {
   /** Per-case columns, all of the same length n ≥ 1, finite values (e.g. 0/1 pass, tokens). */
@@ -42,6 +43,11 @@ export interface PairedBootstrapInput<C extends string, S extends string> {
  *   value (infinite cost per success), so an interval may end at Infinity and the standard
  *   error becomes Infinity. Dropping it would make the upper bound look falsely good.
  *
+ * Ties with the estimate (which BCa's z₀ counts as half) are exact for integer-valued columns
+ * — 0/1 passes, token counts — because their sums are exact in any order. For fractional
+ * columns, sums in resample order can differ from the original by an ulp; ties then break
+ * arbitrarily, which only matters for tie-heavy statistics.
+ *
  * @throws RangeError on empty, ragged or non-finite columns, or invalid rounds/confidence.
  */
 export function pairedBootstrap<C extends string, S extends string>(
@@ -54,14 +60,14 @@ export function pairedBootstrap<C extends string, S extends string>(
   }
   const columnNames = Object.keys(input.columns) as C[];
   const statisticNames = Object.keys(input.statistics) as S[];
-  const rows = packRows(input.columns, columnNames);
-  const width = columnNames.length;
-  const n = rows.length / width;
+  const columns = copyColumns(input.columns, columnNames);
+  const width = columns.length;
+  const n = (columns[0] as Float64Array).length;
   const statistics = statisticNames.map((name) => input.statistics[name]);
 
   // One mutable sums object, reused for every evaluation (statistics must not retain it).
   const sums = Object.fromEntries(columnNames.map((name) => [name, 0])) as Record<C, number>;
-  // Writes statistic s of these sums to into[s·stride + at].
+  // Writes statistic s of these column sums to into[s·stride + at].
   const evaluate = (values: Float64Array, count: number, into: Float64Array, stride: number, at: number): void => {
     for (let k = 0; k < width; k++) sums[columnNames[k] as C] = values[k] as number;
     for (let s = 0; s < statistics.length; s++) {
@@ -70,9 +76,9 @@ export function pairedBootstrap<C extends string, S extends string>(
   };
 
   const totals = new Float64Array(width);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < width; k++) totals[k] = (totals[k] as number) + (rows[i * width + k] as number);
-  }
+  columns.forEach((column, k) => {
+    totals[k] = column.reduce((sum, value) => sum + value, 0);
+  });
   const estimates = new Float64Array(statistics.length);
   evaluate(totals, n, estimates, 1, 0);
 
@@ -80,22 +86,26 @@ export function pairedBootstrap<C extends string, S extends string>(
   const rounds = input.rounds;
   const replicates = new Float64Array(statistics.length * rounds);
   const rng = createRng(input.seed);
+  const indices = new Int32Array(n);
   const roundSums = new Float64Array(width);
   for (let round = 0; round < rounds; round++) {
-    roundSums.fill(0);
-    for (let draw = 0; draw < n; draw++) {
-      const offset = rng.int(n) * width;
-      for (let k = 0; k < width; k++) roundSums[k] = (roundSums[k] as number) + (rows[offset + k] as number);
+    // The same indices serve every column: this is the pairing.
+    for (let draw = 0; draw < n; draw++) indices[draw] = rng.int(n);
+    for (let k = 0; k < width; k++) {
+      const column = columns[k] as Float64Array;
+      let sum = 0;
+      for (let draw = 0; draw < n; draw++) sum += column[indices[draw] as number] as number;
+      roundSums[k] = sum;
     }
     evaluate(roundSums, n, replicates, rounds, round);
   }
 
-  // Jackknife: leave-one-out sums are totals − row i, so each is O(K), not O(n·K).
+  // Jackknife: leave-one-out sums are totals − case i, so each costs O(K), not O(n·K).
   const leaveOneOut = new Float64Array(statistics.length * n);
   const without = new Float64Array(width);
   if (n > 1) {
     for (let i = 0; i < n; i++) {
-      for (let k = 0; k < width; k++) without[k] = (totals[k] as number) - (rows[i * width + k] as number);
+      for (let k = 0; k < width; k++) without[k] = (totals[k] as number) - ((columns[k] as Float64Array)[i] as number);
       evaluate(without, n - 1, leaveOneOut, n, i);
     }
   }
@@ -115,23 +125,22 @@ export function pairedBootstrap<C extends string, S extends string>(
   return result;
 }
 
-/** Validates the columns and packs them row-major: case i's K values at [i·K, i·K + K). */
-function packRows<C extends string>(columns: Readonly<Record<C, ArrayLike<number>>>, names: readonly C[]): Float64Array {
+/** Validates the columns (same length n ≥ 1, finite values) and copies them to Float64Arrays. */
+function copyColumns<C extends string>(
+  columns: Readonly<Record<C, ArrayLike<number>>>,
+  names: readonly C[],
+): Float64Array[] {
   if (names.length === 0) throw new RangeError('pairedBootstrap: no columns');
   const n = columns[names[0] as C].length;
   if (n < 1) throw new RangeError('pairedBootstrap: no cases');
-  const width = names.length;
-  const rows = new Float64Array(n * width);
-  names.forEach((name, k) => {
-    const column = columns[name];
-    if (column.length !== n) throw new RangeError(`column ${name} has ${column.length} cases, expected ${n}`);
-    for (let i = 0; i < n; i++) {
-      const value = column[i] as number;
-      if (!Number.isFinite(value)) throw new RangeError(`column ${name}[${i}] is not a finite number`);
-      rows[i * width + k] = value;
-    }
+  return names.map((name) => {
+    const source = columns[name];
+    if (source.length !== n) throw new RangeError(`column ${name} has ${source.length} cases, expected ${n}`);
+    const copy = Float64Array.from(source);
+    const bad = copy.findIndex((value) => !Number.isFinite(value));
+    if (bad >= 0) throw new RangeError(`column ${name}[${bad}] is not a finite number`);
+    return copy;
   });
-  return rows;
 }
 
 /** Options of {@link pairedDifference}. */

@@ -20,7 +20,7 @@ describe('meanStandardError', () => {
 });
 
 describe('clusteredStandardError', () => {
-  it('matches Miller eq. 4 by hand', () => {
+  it('matches the Miller (2024) clustered formula by hand', () => {
     // mean 0.5, residuals ±0.5, Σe² = 1.5 → SE²_CLT = (1.5/5)/6 = 0.05.
     // Cluster residual sums a: 0, b: 1, c: −1; cross = Σ(E_c² − Σe²_c) = −0.5 + 0.5 + 0.5 = 0.5.
     // SE² = 0.05 + 0.5/36.

@@ -1,8 +1,8 @@
 /**
  * Analytic standard errors for eval means and paired differences, following Miller (2024),
  * "Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations",
- * arXiv:2411.00640: the CLT standard error (§2.1), the clustered standard error for questions
- * that share a context (§2.2), and paired differences (§4).
+ * arXiv:2411.00640: the CLT standard error, the clustered standard error for questions that
+ * share a context, and the standard error of paired differences between two models.
  *
  * These complement the bootstrap: they are instant, and the clustered form is what the
  * bootstrap over cases cannot give (it resamples cases as if independent).
@@ -35,7 +35,7 @@ function mean(values: ArrayLike<number>): number {
 }
 
 /**
- * CLT standard error of a mean (Miller 2024, eq. 2): √(s²/n) with the unbiased sample
+ * CLT standard error of a mean (Miller 2024): √(s²/n) with the unbiased sample
  * variance s² = Σ(xᵢ − x̄)²/(n − 1).
  *
  * @returns NaN when n < 2 (no variance estimate exists) — deliberately not a throw, so one
@@ -54,7 +54,7 @@ export function meanStandardError(values: ArrayLike<number>): number {
 }
 
 /**
- * Clustered standard error of a mean (Miller 2024, eq. 4):
+ * Clustered standard error of a mean (Miller 2024, the clustered-SE equation):
  *
  *   SE² = SE²_CLT + (1/n²) Σ_c Σ_i Σ_{j≠i} (x_{i,c} − x̄)(x_{j,c} − x̄),
  *
@@ -88,7 +88,8 @@ export function clusteredStandardError(values: ArrayLike<number>, clusters: Arra
 }
 
 /**
- * Standard error of the paired mean difference mean(candidate − baseline) (Miller 2024, §4):
+ * Standard error of the paired mean difference mean(candidate − baseline) (Miller 2024,
+ * paired differences):
  * the SE of the per-case differences, which subtracts the covariance between the two arms
  * on the same cases — why a paired design needs far fewer cases than two independent ones.
  * With `clusters`, the clustered form is applied to the differences.

@@ -6,8 +6,8 @@ import { normalCdf, normalQuantile } from './normal.js';
  *
  * Two ways to describe the variability of per-case differences dᵢ = candidateᵢ − baselineᵢ:
  * - `sdDiff`: their standard deviation σ_d (observed from a pilot, see `pairedDifferenceSd`).
- *   Then n = ((z_{1−α/2} + z_{power}) · σ_d / δ)² — the paired-z sample size, as in Miller
- *   (2024), arXiv:2411.00640, §5.
+ *   Then n = ((z_{1−α/2} + z_{power}) · σ_d / δ)² — the paired-z sample size, as in the
+ *   power-analysis section of Miller (2024), arXiv:2411.00640.
  * - `discordantRate`: ψ = P(the arms disagree on a case) = p₁₀ + p₀₁. Then Connor (1987),
  *   "Sample size for testing differences in proportions for the paired-sample design",
  *   Biometrics 43(1): n = (z_{1−α/2}·√ψ + z_{power}·√(ψ − δ²))² / δ², using the variance

@@ -10,9 +10,10 @@
  */
 import type { ChatMessage } from '../../core/messages.js';
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
-import { countPromptTokens, truncateToTokens } from '../../core/tokens.js';
+import { truncateToTokens } from '../../core/tokens.js';
 import { makeUsage, type Usage } from '../../core/usage.js';
 import { getProfile } from './profiles.js';
+import { promptTokens } from './prompt-tokens.js';
 import { hashParts, uniformFrom } from './random.js';
 import { readStyleRules } from './style-rules.js';
 import { solveTask } from './tasks/index.js';
@@ -95,7 +96,7 @@ export function simulate(request: SimRequest, options: SimOptions): SimResult {
     choices.push({ text: cut.text, tokens: cut.tokens, finishReason: cut.truncated ? finishReason('length', 'length') : finishReason('stop', 'stop') });
   }
 
-  const inputTokens = countPromptTokens(request.messages);
+  const inputTokens = promptTokens(request.messages);
   const outputTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
   const longest = choices.reduce((max, c) => Math.max(max, c.tokens), 0);
   // Choices decode in parallel: the call lasts as long as its longest choice.

@@ -3,4 +3,6 @@ export { simulate, pathIndependence, type SimRequest, type SimOptions, type SimR
 export { createSimProvider, type SimProviderOptions } from './provider.js';
 export { startSimServer, type SimServer, type SimServerOptions, type SimServerStats } from './server.js';
 export type { FaultKind, FaultOptions } from './http/faults.js';
+export { parseSseText } from './http/sse-parse.js';
+export type { SseEvent } from './http/route.js';
 export { getProfile, SIM_MODEL_NAMES, type ModelProfile, type LatencyProfile } from './profiles.js';

@@ -5,7 +5,7 @@
  * alone decides.
  */
 import type { ChatMessage } from '../../../core/messages.js';
-import { countPromptTokens } from '../../../core/tokens.js';
+import { promptTokens } from '../prompt-tokens.js';
 import type { SimResult } from '../engine.js';
 import { badRequest, isRecord, optionalInteger, optionalNumber, requiredModel } from './http-errors.js';
 import { sse, textDeltas, type Route, type RouteInput, type RouteReply, type SseEvent } from './route.js';
@@ -89,7 +89,7 @@ function handle(input: RouteInput): RouteReply {
 function countTokensHandle(input: RouteInput): RouteReply {
   requiredModel(input.body);
   const messages = chatMessagesFromAnthropic(input.body['system'], input.body['messages']);
-  return { kind: 'json', status: 200, body: { input_tokens: countPromptTokens(messages) }, latencyMs: 0 };
+  return { kind: 'json', status: 200, body: { input_tokens: promptTokens(messages) }, latencyMs: 0 };
 }
 
 export const anthropicMessagesRoute: Route = { method: 'POST', path: '/v1/messages', protocol: 'anthropic', generates: true, handle };

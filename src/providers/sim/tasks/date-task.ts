@@ -36,8 +36,9 @@ const NAMED_MONTH_FIRST = /^([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+('?\d
 const NAMED_DAY_FIRST = /^(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?[\s-]+([A-Za-z]+)\.?,?[\s-]+('?\d{2}|\d{4})$/;
 
 /** The date literal: whatever follows the last colon of the user message, without quotes. */
-export function extractDateLiteral(userText: string): string | undefined {
-  if (!/\bdate\b/i.test(userText) || !/YYYY-MM-DD|\bISO\b/i.test(userText)) return undefined;
+export function extractDateLiteral(userText: string, skill = ''): string | undefined {
+  // The target format may be named by the request or only by the skill.
+  if (!/\bdate\b/i.test(userText) || !/YYYY-MM-DD|\bISO\b/i.test(`${userText}\n${skill}`)) return undefined;
   const match = /:\s*([^:\n]+?)\s*$/.exec(userText.trim());
   const literal = match?.[1]?.replace(/^[`"']|[`"'.]$/g, '').trim();
   return literal === undefined || literal === '' ? undefined : literal;
@@ -147,7 +148,7 @@ function slip(date: CalendarDate, family: DateFamily, draw: Draw): CalendarDate 
 export const dateTask: SimTask = {
   name: 'date',
   solve(context: SolveContext): string | undefined {
-    const literal = extractDateLiteral(context.userText);
+    const literal = extractDateLiteral(context.userText, context.skill);
     if (literal === undefined) return undefined;
     const reading = readDate(literal, readDateRules(context.skill), context.draw);
     if (!reading.date) return context.style.terse ? 'unknown' : `I could not read "${literal}" as a date.`;

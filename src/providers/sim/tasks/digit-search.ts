@@ -41,7 +41,21 @@ export interface SearchSpace {
   nearMisses: number[];
 }
 
+// Five-digit spaces take ~90k steps to enumerate; every path of every arm asks again.
+const SPACE_CACHE = new Map<string, SearchSpace>();
+const SPACE_CACHE_LIMIT = 512;
+
 export function searchSpace(problem: DigitSearchProblem): SearchSpace {
+  const key = `${problem.digits}:${problem.digitSum}:${problem.divisor}`;
+  const cached = SPACE_CACHE.get(key);
+  if (cached) return cached;
+  const space = enumerate(problem);
+  if (SPACE_CACHE.size >= SPACE_CACHE_LIMIT) SPACE_CACHE.delete(SPACE_CACHE.keys().next().value ?? key);
+  SPACE_CACHE.set(key, space);
+  return space;
+}
+
+function enumerate(problem: DigitSearchProblem): SearchSpace {
   const valid: number[] = [];
   const nearMisses: number[] = [];
   const low = problem.digits === 1 ? 0 : 10 ** (problem.digits - 1);

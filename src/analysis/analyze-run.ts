@@ -1,0 +1,138 @@
+/**
+ * The whole analysis of one run, pure: per-arm metrics, the same-budget comparison (B−A),
+ * every Best-of-N comparison (D−C, DiD), per-category deltas, the regression set, and the
+ * invariant checks the verdict needs.
+ */
+import type { GatesConfig } from '../config/types.js';
+import type { ResultRecord } from '../ledger/records.js';
+import { armName } from '../runner/plan.js';
+import { armMetrics, type ArmMetrics } from './arm-metrics.js';
+import { caseTable, type ArmCases } from './case-table.js';
+import { comparePasses, compareTokens, differenceInDifferencesOf, p95LatencyRatio, type BootstrapSettings, type Estimate, type PassComparison, type TokenComparison } from './compare.js';
+import { categoryDeltas, type CategoryDelta } from './categories.js';
+
+export interface AnalysisContext {
+  runId: string;
+  experiment: string;
+  split: string;
+  /** B (tokens). */
+  budget: number;
+  bestOfN: readonly number[];
+  baselineId: string;
+  candidateId: string;
+  gates: GatesConfig;
+  seed: number;
+  /** Arms the run declared B not binding for (from the manifest). */
+  nonBindingArms: readonly string[];
+}
+
+export interface BestOfNComparison {
+  n: number;
+  /** Selected@N, candidate vs baseline (D−C). */
+  selected: PassComparison;
+  tokens: TokenComparison | undefined;
+  /** (D−C) − (B−A). */
+  differenceInDifferences: Estimate | undefined;
+  baselinePassAtN: number;
+  candidatePassAtN: number;
+  /** Candidate spend at n=N over its spend at n=1 (the seed's `bestofn_ratio`). */
+  spendRatioVsSingle: number | undefined;
+}
+
+export interface RegressionSetResult {
+  cases: number;
+  comparison: PassComparison;
+  /** CI upper bound of the delta < 0. */
+  worse: boolean;
+  /** Cases the baseline passed and the candidate failed. */
+  lost: string[];
+}
+
+export interface Invariants {
+  overBudgetUnits: number;
+  missingArms: string[];
+  /** Arms that ran on a different case set than baseline_single. */
+  mismatchedArms: string[];
+  callsMissingUsage: number;
+  unitsMissingTokens: number;
+  nonBindingArms: string[];
+}
+
+export interface Analysis {
+  context: AnalysisContext;
+  settings: BootstrapSettings;
+  arms: ArmMetrics[];
+  sameBudget: { passes: PassComparison | undefined; tokens: TokenComparison | undefined; p95LatencyRatio: number | undefined };
+  bestOfN: BestOfNComparison[];
+  categories: CategoryDelta[];
+  regression: RegressionSetResult | undefined;
+  invariants: Invariants;
+}
+
+export function analyzeResults(results: readonly ResultRecord[], context: AnalysisContext): Analysis {
+  const settings: BootstrapSettings = { rounds: context.gates.bootstrapRounds, seed: context.seed, confidence: context.gates.confidence };
+  const evaluated = results.filter((r) => r.split !== 'regression');
+  const table = caseTable(evaluated);
+  const get = (arm: string): ArmCases => table.get(arm) ?? new Map();
+  const A = armName('baseline', 1);
+  const B = armName('candidate', 1);
+  const passes = comparePasses(get(A), get(B), [A, B], settings);
+  const sameBudget = { passes, tokens: compareTokens(get(A), get(B), settings), p95LatencyRatio: p95LatencyRatio(get(A), get(B)) };
+  const metrics = armMetrics(evaluated);
+  const bestOfN: BestOfNComparison[] = [];
+  for (const n of context.bestOfN.filter((k) => k > 1)) {
+    const C = armName('baseline', n);
+    const D = armName('candidate', n);
+    const selected = comparePasses(get(C), get(D), [C, D], settings);
+    if (!selected) continue;
+    const tokensD = compareTokens(get(B), get(D), settings);
+    bestOfN.push({
+      n,
+      selected,
+      tokens: compareTokens(get(C), get(D), settings),
+      differenceInDifferences: differenceInDifferencesOf({ a: get(A), b: get(B), c: get(C), d: get(D) }, settings),
+      baselinePassAtN: metrics.find((m) => m.arm === C)?.passAtN ?? 0,
+      candidatePassAtN: metrics.find((m) => m.arm === D)?.passAtN ?? 0,
+      spendRatioVsSingle: tokensD?.totalTokensRatio.value,
+    });
+  }
+  return {
+    context,
+    settings,
+    arms: metrics,
+    sameBudget,
+    bestOfN,
+    categories: categoryDeltas(get(A), get(B), settings),
+    regression: regressionSet(results.filter((r) => r.split === 'regression'), settings),
+    invariants: invariants(results, table, context),
+  };
+}
+
+function regressionSet(results: readonly ResultRecord[], settings: BootstrapSettings): RegressionSetResult | undefined {
+  if (results.length === 0) return undefined;
+  const table = caseTable(results);
+  const A = armName('baseline', 1);
+  const B = armName('candidate', 1);
+  const a = table.get(A) ?? new Map();
+  const b = table.get(B) ?? new Map();
+  const comparison = comparePasses(a, b, [A, B], settings);
+  if (!comparison) return undefined;
+  const lost = [...a.keys()].filter((id) => (a.get(id)?.pass ?? 0) > (b.get(id)?.pass ?? 0)).sort();
+  // As for categories: the CI and, for 0/1 outcomes, the exact McNemar test must both agree.
+  const significant = comparison.mcnemarP === undefined || comparison.mcnemarP < 1 - settings.confidence;
+  return { cases: comparison.cases, comparison, worse: comparison.delta.ci[1] < 0 && significant, lost };
+}
+
+function invariants(results: readonly ResultRecord[], table: Map<string, ArmCases>, context: AnalysisContext): Invariants {
+  const expected = context.bestOfN.flatMap((n) => [armName('baseline', n), armName('candidate', n)]);
+  const reference = table.get(armName('baseline', 1));
+  const referenceIds = reference ? [...reference.keys()].sort().join('\n') : '';
+  return {
+    overBudgetUnits: results.filter((r) => r.over_budget || (r.total_tokens !== undefined && r.total_tokens > r.budget)).length,
+    missingArms: expected.filter((arm) => !table.has(arm)),
+    mismatchedArms: [...table.entries()].filter(([, cases]) => [...cases.keys()].sort().join('\n') !== referenceIds).map(([arm]) => arm),
+    callsMissingUsage: results.reduce((acc, r) => acc + r.calls_missing_usage, 0),
+    unitsMissingTokens: results.filter((r) => r.total_tokens === undefined).length,
+    nonBindingArms: [...context.nonBindingArms],
+  };
+}
