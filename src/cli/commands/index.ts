@@ -1,3 +1,4 @@
+import { analyzeCommand } from './analyze.js';
 import { doctorCommand } from './doctor.js';
 import { ledgerCommand } from './ledger.js';
 import { runCommand } from './run.js';
@@ -8,6 +9,7 @@ import { validateCommand } from './validate.js';
 
 export const commands: Record<string, CommandSpec> = {
   run: runCommand,
+  analyze: analyzeCommand,
   validate: validateCommand,
   schema: schemaCommand,
   doctor: doctorCommand,

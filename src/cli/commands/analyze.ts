@@ -1,0 +1,92 @@
+/**
+ * `isobudget analyze RUN_DIR` re-analyses a run (other gates via flags);
+ * `isobudget analyze --ledger FILE.jsonl` analyses a ledger in the seed's record format.
+ */
+import { resolve } from 'node:path';
+import { analyzeResults } from '../../analysis/analyze-run.js';
+import { readSeedLedger } from '../../analysis/seed-ledger.js';
+import { DEFAULTS } from '../../config/index.js';
+import type { GatesConfig } from '../../config/types.js';
+import { IsobudgetError } from '../../core/errors.js';
+import { decideVerdict } from '../../verdict/decide.js';
+import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { printVerdict } from './finish-run.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [gate flags]
+isobudget analyze --ledger FILE.jsonl [--budget B] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [gate flags]
+gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
+exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
+
+export const analyzeCommand: CommandSpec = {
+  summary: 'paired statistics and the verdict for a run directory, or for a seed-format ledger (--ledger)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('analyze', argv, {
+      ledger: { type: 'string' },
+      budget: { type: 'string' },
+      'baseline-id': { type: 'string' },
+      'candidate-id': { type: 'string' },
+      seed: { type: 'string' },
+      'min-gain': { type: 'string' },
+      'max-token-growth': { type: 'string' },
+      'max-latency-growth': { type: 'string' },
+      rounds: { type: 'string' },
+      confidence: { type: 'string' },
+      gate: { type: 'boolean' },
+      json: { type: 'boolean' },
+      markdown: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const gates: Partial<GatesConfig> = {};
+    const set = <K extends keyof GatesConfig>(key: K, value: GatesConfig[K] | undefined): void => {
+      if (value !== undefined) gates[key] = value;
+    };
+    set('minSameBudgetGain', numberOption('min-gain', values['min-gain']));
+    set('maxTokenGrowthRatio', numberOption('max-token-growth', values['max-token-growth']));
+    set('maxLatencyGrowthRatio', numberOption('max-latency-growth', values['max-latency-growth']));
+    set('bootstrapRounds', intOption('rounds', values.rounds));
+    set('confidence', numberOption('confidence', values.confidence));
+    if (gates.confidence !== undefined && !(gates.confidence > 0 && gates.confidence < 1)) throw new IsobudgetError('usage', '--confidence must be between 0 and 1 (e.g. 0.95)');
+    if (gates.bootstrapRounds !== undefined && gates.bootstrapRounds < 100) throw new IsobudgetError('usage', '--rounds must be at least 100');
+    const options = { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true };
+
+    if (values.ledger !== undefined) {
+      const file = resolve(io.cwd, values.ledger);
+      const results = await readSeedLedger(file);
+      const bestOfN = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
+      const verdict = decideVerdict(
+        analyzeResults(results, {
+          runId: results[0]?.run_id ?? 'external',
+          experiment: file,
+          split: 'val',
+          budget: intOption('budget', values.budget) ?? DEFAULTS.totalTokensPerCase,
+          bestOfN,
+          baselineId: values['baseline-id'] ?? 'baseline',
+          candidateId: values['candidate-id'] ?? 'candidate',
+          gates: {
+            minSameBudgetGain: DEFAULTS.minSameBudgetGain,
+            maxTokenGrowthRatio: DEFAULTS.maxTokenGrowthRatio,
+            maxLatencyGrowthRatio: DEFAULTS.maxLatencyGrowthRatio,
+            bootstrapRounds: DEFAULTS.bootstrapRounds,
+            confidence: DEFAULTS.confidence,
+            ...gates,
+          },
+          seed: intOption('seed', values.seed) ?? DEFAULTS.seed,
+          nonBindingArms: [],
+        }),
+      );
+      return printVerdict(verdict, io, options);
+    }
+    const dir = positionals[0];
+    if (!dir) throw new IsobudgetError('usage', 'analyze: pass a RUN_DIR or --ledger FILE.jsonl', { hint: USAGE });
+    const runDir = resolve(io.cwd, dir);
+    // Other gates are a what-if: keep the run's own verdict.json as it was decided.
+    return printVerdict(verdictForRun(runDir, gates, Object.keys(gates).length === 0), io, options, runDir);
+  },
+};

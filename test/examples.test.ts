@@ -1,0 +1,37 @@
+/**
+ * Each shipped example ends with the verdict it was built for (issue: the examples are
+ * experiments whose outcome is known). Runs on the in-process simulator with its real waits.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runExperiment } from '../src/runner/run-experiment.js';
+import { verdictForRun } from '../src/verdict/verdict-for-run.js';
+
+const examples = join(import.meta.dirname, '..', 'examples');
+
+describe.concurrent('examples end with their verdicts', () => {
+  test.each([
+    { name: 'date-parser', expected: ['real_evolution'] },
+    { name: 'search-leak', expected: ['budget_leakage'] },
+    { name: 'null', expected: ['no_gain', 'inconclusive'] },
+    { name: 'verbose-judge', expected: ['no_gain', 'budget_growth', 'inconclusive', 'regression'] },
+  ])('$name → $expected', async ({ name, expected }) => {
+    const out = mkdtempSync(join(tmpdir(), `isobudget-example-${name}-`));
+    const run = await runExperiment({ configPath: join(examples, name, 'experiment.yaml'), outDir: out, env: {} });
+    expect(run.results.length).toBe(run.manifest.units_planned);
+    const verdict = verdictForRun(run.runDir);
+    expect(expected).toContain(verdict.verdict);
+    expect(verdict.same_budget?.cases).toBeGreaterThanOrEqual(200);
+    expect(verdict.bestofn_on?.n).toBe(8);
+    if (name === 'date-parser') {
+      expect(verdict.same_budget?.ci95[0]).toBeGreaterThan(0);
+      expect(verdict.same_budget?.tokens_per_success_growth).toBeLessThanOrEqual(1.15);
+    }
+    if (name === 'search-leak') {
+      expect(Math.abs(verdict.same_budget?.delta ?? 1)).toBeLessThan(0.05);
+      expect(verdict.bestofn_on?.candidate_pass_at_n).toBeGreaterThan((verdict.bestofn_on?.baseline_pass_at_n ?? 1) + 0.25);
+    }
+  });
+});
