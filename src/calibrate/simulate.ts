@@ -1,0 +1,98 @@
+/**
+ * Many simulated experiments of one scenario, each analysed and judged by the real pipeline,
+ * `decideVerdict(analyzeResults(...))`. The share of `real_evolution` verdicts is the
+ * false-promotion rate when the effect is 0 and the power when it is not.
+ *
+ * Experiment e draws its streams from seeds that depend only on (seed, e): the null, the
+ * effect and every case count reuse the same random numbers (common random numbers), so a
+ * difference between scenarios is the effect, not new noise, and an experiment with 400
+ * cases contains the 200 of the smaller one as its first cases.
+ */
+import type { AnalysisContext } from '../analysis/analyze-run.js';
+import { analyzeResults } from '../analysis/analyze-run.js';
+import type { GatesConfig } from '../config/types.js';
+import { createRng, wilsonInterval, type Interval } from '../stats/index.js';
+import { decideVerdict } from '../verdict/decide.js';
+import type { VerdictName } from '../verdict/record.js';
+import { drawLatentCases, type Population } from './latent.js';
+import { syntheticResults, type ArmModel } from './synthetic-results.js';
+
+export interface ScenarioInput {
+  population: Population;
+  /** e^θ from `summarizePopulation` for this population's effect. */
+  shiftFactor: number;
+  arms: ArmModel;
+  /** The gates judged; `bootstrapRounds` is the rounds each simulated analysis uses. */
+  gates: GatesConfig;
+  cases: number;
+  experiments: number;
+  seed: number;
+}
+
+export interface ScenarioResult {
+  cases: number;
+  /** Population mean pass-rate delta (probability scale). */
+  effect: number;
+  experiments: number;
+  /** Experiments whose verdict was `real_evolution`. */
+  promoted: number;
+  rate: number;
+  /** Wilson 95% interval of `rate` (Monte-Carlo error of the simulation). */
+  ci: Interval;
+  verdicts: Partial<Record<VerdictName, number>>;
+}
+
+interface ExperimentSeeds {
+  latent: number;
+  singles: number;
+  bestOfN: number;
+  bootstrap: number;
+}
+
+/** A fixed instant: the verdict record's timestamp is irrelevant here and `new Date()` is not free. */
+const EPOCH = new Date(0);
+
+export function simulateScenario(input: ScenarioInput): ScenarioResult {
+  if (!(Number.isInteger(input.cases) && input.cases >= 2)) throw new RangeError(`cases must be an integer ≥ 2, got ${input.cases}`);
+  if (!(Number.isInteger(input.experiments) && input.experiments >= 1)) throw new RangeError(`experiments must be a positive integer, got ${input.experiments}`);
+  const verdicts: Partial<Record<VerdictName, number>> = {};
+  const bestOfN = [1, ...new Set(input.arms.bestOfN.filter((n) => n > 1))].sort((a, b) => a - b);
+  for (const seeds of experimentSeeds(input.seed, input.experiments)) {
+    const cases = drawLatentCases(input.population, input.shiftFactor, input.cases, createRng(seeds.latent));
+    const results = syntheticResults(cases, { ...input.arms, bestOfN }, seeds);
+    const context: AnalysisContext = {
+      runId: 'calibrate',
+      experiment: 'calibrate',
+      split: 'val',
+      budget: input.arms.budget,
+      bestOfN,
+      baselineId: 'baseline',
+      candidateId: 'candidate',
+      gates: input.gates,
+      seed: seeds.bootstrap,
+      nonBindingArms: [],
+    };
+    const { verdict } = decideVerdict(analyzeResults(results, context), EPOCH);
+    verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+  }
+  const promoted = verdicts.real_evolution ?? 0;
+  return {
+    cases: input.cases,
+    effect: input.population.effect,
+    experiments: input.experiments,
+    promoted,
+    rate: promoted / input.experiments,
+    ci: wilsonInterval(promoted, input.experiments, 0.95),
+    verdicts,
+  };
+}
+
+/** Seeds of experiments 0..count−1, a function of `seed` and the index only. */
+export function experimentSeeds(seed: number, count: number): ExperimentSeeds[] {
+  const master = createRng(seed);
+  const seeds: ExperimentSeeds[] = [];
+  for (let e = 0; e < count; e += 1) {
+    seeds.push({ latent: master.nextUint32(), singles: master.nextUint32(), bestOfN: master.nextUint32(), bootstrap: master.nextUint32() });
+  }
+  return seeds;
+}
