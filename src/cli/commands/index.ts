@@ -1,4 +1,5 @@
 import { analyzeCommand } from './analyze.js';
+import { calibrateCommand } from './calibrate.js';
 import { doctorCommand } from './doctor.js';
 import { ledgerCommand } from './ledger.js';
 import { runCommand } from './run.js';
@@ -15,4 +16,5 @@ export const commands: Record<string, CommandSpec> = {
   doctor: doctorCommand,
   ledger: ledgerCommand,
   sim: simCommand,
+  calibrate: calibrateCommand,
 };

@@ -1,0 +1,104 @@
+/**
+ * `isobudget calibrate [EXPERIMENT.yaml]`: how often the verdict would promote a candidate
+ * that is no better (false promotion), how often it would promote one that is (power), and
+ * how many cases reach 80% power — by simulating many experiments in-process.
+ */
+import { relative, resolve } from 'node:path';
+import { calibrate } from '../../calibrate/calibrate.js';
+import { CALIBRATION_DEFAULTS, calibrationPlan, type CalibrationChoices } from '../../calibrate/plan.js';
+import { renderCalibration } from '../../calibrate/render.js';
+import { loadConfig } from '../../config/index.js';
+import type { ExperimentConfig } from '../../config/types.js';
+import { IsobudgetError } from '../../core/errors.js';
+import { loadDataset } from '../../datasets/index.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const D = CALIBRATION_DEFAULTS;
+const USAGE = `isobudget calibrate [EXPERIMENT.yaml] [--cases ${D.cases}] [--baseline-pass ${D.baselinePass}] [--spread ${D.spread}] [--effect ${D.effect}]
+    [--categories ${D.categories}] [--experiments ${D.experiments}] [--search-experiments ${D.searchExperiments}] [--rounds ${D.rounds}]
+    [--max-cases ${D.searchMax}] [--seed ${D.seed}] [--all-arms] [--json]
+Gates, best_of_n and B come from EXPERIMENT.yaml (cases from its val set unless --cases), else from the defaults.
+--effect is the true population pass-rate delta (probability scale); --spread the SD of per-case pass probabilities.`;
+
+export const calibrateCommand: CommandSpec = {
+  summary: 'false-promotion rate, power and cases needed for 80% power, by simulating many experiments',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('calibrate', argv, {
+      cases: { type: 'string' },
+      'baseline-pass': { type: 'string' },
+      spread: { type: 'string' },
+      effect: { type: 'string' },
+      categories: { type: 'string' },
+      experiments: { type: 'string' },
+      'search-experiments': { type: 'string' },
+      rounds: { type: 'string' },
+      'max-cases': { type: 'string' },
+      seed: { type: 'string' },
+      'all-arms': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate: at most one EXPERIMENT.yaml', { hint: USAGE });
+    const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
+    const config = file === undefined ? undefined : await loadConfig(file);
+    const valCases = values.cases === undefined ? await plannedCases(config) : undefined;
+    const cases = intOption('cases', values.cases) ?? valCases ?? D.cases;
+    const choices: CalibrationChoices = {
+      cases,
+      baselinePass: numberOption('baseline-pass', values['baseline-pass']) ?? D.baselinePass,
+      spread: numberOption('spread', values.spread) ?? D.spread,
+      effect: numberOption('effect', values.effect) ?? D.effect,
+      categories: intOption('categories', values.categories) ?? D.categories,
+      experiments: intOption('experiments', values.experiments) ?? D.experiments,
+      searchExperiments: intOption('search-experiments', values['search-experiments']) ?? D.searchExperiments,
+      rounds: intOption('rounds', values.rounds) ?? D.rounds,
+      seed: intOption('seed', values.seed) ?? D.seed,
+      allArms: values['all-arms'] === true,
+      searchMax: intOption('max-cases', values['max-cases']) ?? D.searchMax,
+    };
+    check(choices);
+    const plan = calibrationPlan(choices, config);
+    const started = performance.now();
+    let report;
+    try {
+      report = calibrate(plan.input);
+    } catch (error) {
+      // The model's own range checks (spread too wide for the pass rate, unreachable effect).
+      if (error instanceof RangeError) throw new IsobudgetError('usage', `calibrate: ${error.message}`, { hint: USAGE });
+      throw error;
+    }
+    const elapsedMs = performance.now() - started;
+    if (values.json === true) {
+      const record = { kind: 'calibration', version: 1, plan: { source: file ?? 'defaults', casesFromValSet: valCases !== undefined, ...choices, bestOfN: plan.bestOfN, gates: plan.planGates, budget: plan.input.arms.budget }, ...report, elapsedMs: Math.round(elapsedMs) };
+      io.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+    } else {
+      const source = file === undefined ? 'defaults' : `${relative(io.cwd, file) || file}${valCases === undefined ? '' : ` (cases: its val set)`}`;
+      io.stdout.write(renderCalibration(report, { population: plan.input.population, gates: plan.planGates, bestOfN: plan.bestOfN, runRounds: plan.planGates.bootstrapRounds, source, elapsedMs }));
+    }
+    return EXIT.ok;
+  },
+};
+
+/** The planned experiment's val-set size, when it names one. */
+async function plannedCases(config: ExperimentConfig | undefined): Promise<number | undefined> {
+  if (config?.datasets.val === undefined) return undefined;
+  return (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath })).length;
+}
+
+function check(choices: CalibrationChoices): void {
+  const fail = (message: string): never => {
+    throw new IsobudgetError('usage', `calibrate: ${message}`, { hint: USAGE });
+  };
+  if (choices.cases < 10) fail(`--cases must be at least 10, got ${choices.cases}`);
+  if (!(choices.baselinePass > 0 && choices.baselinePass < 1)) fail(`--baseline-pass must be in (0, 1), got ${choices.baselinePass}`);
+  if (!(choices.effect > -1 && choices.effect < 1)) fail(`--effect must be a pass-rate delta in (−1, 1), got ${choices.effect}`);
+  if (choices.experiments < 1 || choices.searchExperiments < 1) fail('--experiments and --search-experiments must be at least 1');
+  if (choices.rounds < 100) fail(`--rounds must be at least 100, got ${choices.rounds}`);
+  if (choices.searchMax < 25) fail(`--max-cases must be at least 25, got ${choices.searchMax}`);
+}

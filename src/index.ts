@@ -1,0 +1,27 @@
+/** isobudget's library API: re-exports only. */
+export { passAtK, wilsonInterval, mcnemarExactP, createRng, pairedBootstrap, pairedDifference, quantile, casesForPower, minimumDetectableEffect, pairedStandardError, clusteredStandardError } from './stats/index.js';
+export type { Interval, BootstrapEstimate } from './stats/index.js';
+export { loadConfig, parseConfigText, experimentJsonSchema } from './config/index.js';
+export type { ExperimentConfig, ScorerConfig, SelectorConfig, ProviderConfig, VariantConfig, GatesConfig, BudgetConfig } from './config/types.js';
+export { loadDataset, checkSplitOverlap } from './datasets/index.js';
+export { createProvider } from './providers/index.js';
+export type { Provider, GenerateRequest, GenerateResult, Protocol } from './providers/spec.js';
+export { createSimProvider, startSimServer } from './providers/sim/index.js';
+export { createScorer } from './scorers/index.js';
+export type { Scorer, Score } from './scorers/index.js';
+export { createSelector } from './runner/selectors/index.js';
+export { planPathBudget } from './runner/budget.js';
+export { runExperiment } from './runner/run-experiment.js';
+export type { RunExperimentOptions } from './runner/run-experiment.js';
+export { armMetrics } from './analysis/arm-metrics.js';
+export type { ArmMetrics } from './analysis/arm-metrics.js';
+export { analyzeResults } from './analysis/analyze-run.js';
+export { readSeedLedger } from './analysis/seed-ledger.js';
+export { decideVerdict } from './verdict/decide.js';
+export { verdictForRun } from './verdict/verdict-for-run.js';
+export type { VerdictRecord, VerdictName } from './verdict/record.js';
+export type { CallRecord, ResultRecord } from './ledger/records.js';
+export { IsobudgetError, IsobudgetErrors } from './core/errors.js';
+export { ProviderError } from './core/provider-error.js';
+export type { Usage } from './core/usage.js';
+export type { FinishReason } from './core/finish-reason.js';
