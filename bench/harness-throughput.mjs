@@ -294,6 +294,9 @@ try {
     memoryDuringRun: memory,
     resultsHeldInMemory: resultsInMemory,
     harnessCpuS: round((cpu.user + cpu.system) / 1e6, 2),
+    harnessUserCpuS: round(cpu.user / 1e6, 2),
+    harnessSysCpuS: round(cpu.system / 1e6, 2),
+    harnessCpuUsPerRequest: round(((cpu.user + cpu.system) / httpRequests), 0),
     harnessCpuPct: round(((cpu.user + cpu.system) / 1e6 / wallS) * 100, 0),
     server: { cpuS: round(stats.process.userCpuS + stats.process.systemCpuS, 2), maxRssMB: round(stats.process.maxRssMB, 1), requests: stats.server.requests, repliesMissingUsage: stats.billing.repliesMissingUsage, errorReplies: stats.billing.errorReplies },
     tokens: {

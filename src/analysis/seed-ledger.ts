@@ -10,8 +10,7 @@
  * final answer); pass@N (oracle) = any row passed; `epoch` keeps repeats of n=1 apart.
  * A row without usage makes that (case, arm) total unknown — never 0.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { open } from 'node:fs/promises';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 
@@ -49,32 +48,82 @@ interface Group {
 }
 
 export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
-  const groups = new Map<string, Group>();
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  const groups: Groups = { byArm: new Map(), order: [] };
   let line = 0;
   const errors: IsobudgetError[] = [];
-  for await (const text of lines) {
+  rows: for await (const batch of lineBatches(file)) for (const text of batch) {
     line += 1;
-    if (text.trim() === '') continue;
+    if (text.length === 0 || text.trim() === '') continue;
     let row: SeedRow;
     try {
       row = JSON.parse(text) as SeedRow;
     } catch (error) {
       errors.push(new IsobudgetError('ledger_row', `invalid JSON: ${(error as Error).message}`, { location: { file, line } }));
-      if (errors.length >= 20) break;
+      if (errors.length >= 20) break rows;
       continue;
     }
     const problem = checkRow(row);
     if (problem) {
       errors.push(new IsobudgetError('ledger_row', problem.message, { location: { file, line, key: problem.key }, hint: 'each row needs case_id, arm (baseline_single, candidate_best_of_8, …) and passed' }));
-      if (errors.length >= 20) break;
+      if (errors.length >= 20) break rows;
       continue;
     }
     add(groups, row);
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new IsobudgetErrors(errors);
-  if (groups.size === 0) throw new IsobudgetError('ledger_empty', 'the ledger has no rows', { location: { file } });
-  return [...groups.values()].map(toResult);
+  if (groups.order.length === 0) throw new IsobudgetError('ledger_empty', 'the ledger has no rows', { location: { file } });
+  return groups.order.map(toResult);
+}
+
+/** Bytes read per chunk: large enough that a 1M-row ledger takes a few hundred reads. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The file's lines, a chunk's worth at a time. Why not readline: on a 1,000,000-row ledger
+ * it cost ~1 s more than this (bench/analysis-ledger.mjs), in stream events, string decoding
+ * of whole chunks and its line-break regex. Splitting on the '\n' byte is safe in UTF-8 (0x0A
+ * never occurs inside a multi-byte character); as with readline's `crlfDelay: Infinity`,
+ * "\r\n" and a lone '\r' also end a line.
+ */
+async function* lineBatches(file: string): AsyncGenerator<string[]> {
+  const handle = await open(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let filled = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        // One line longer than the buffer: grow it rather than split the line.
+        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+      const end = filled + bytesRead;
+      const view = buffer.subarray(0, end);
+      const lines: string[] = [];
+      let start = 0;
+      for (let newline = view.indexOf(10, start); newline !== -1; newline = view.indexOf(10, start)) {
+        pushLine(lines, view.toString('utf8', start, newline));
+        start = newline + 1;
+      }
+      if (bytesRead === 0) {
+        if (start < end) pushLine(lines, view.toString('utf8', start, end));
+        if (lines.length > 0) yield lines;
+        return;
+      }
+      buffer.copy(buffer, 0, start, end);
+      filled = end - start;
+      if (lines.length > 0) yield lines;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function pushLine(lines: string[], text: string): void {
+  const body = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (body.includes('\r')) lines.push(...body.split('\r'));
+  else lines.push(body);
 }
 
 function checkRow(row: SeedRow): { message: string; key: string } | undefined {
@@ -85,21 +134,34 @@ function checkRow(row: SeedRow): { message: string; key: string } | undefined {
   return undefined;
 }
 
-function add(groups: Map<string, Group>, row: SeedRow): void {
+/**
+ * Groups by (arm, split, epoch), then by case id. Two lookups on short keys measured ~4×
+ * faster than one on a per-row concatenated key (1M rows: ~0.35 s saved); `order` keeps the
+ * groups in order of first appearance.
+ */
+interface Groups {
+  byArm: Map<string, Map<string, Group>>;
+  order: Group[];
+}
+
+function add(groups: Groups, row: SeedRow): void {
   const arm = row.arm as string;
-  const match = ARM.exec(arm) as RegExpExecArray;
-  const n = match[3] === undefined ? 1 : Number(match[3]);
   const epoch = typeof row.epoch === 'number' ? row.epoch : 0;
   const caseId = String(row.case_id);
   const split = row.split === 'regression' ? 'regression' : 'val';
-  const key = `${split}|${caseId}|${arm}|${epoch}`;
-  let group = groups.get(key);
+  const armKey = split === 'val' && epoch === 0 ? arm : `${arm}|${split}|${epoch}`;
+  let cases = groups.byArm.get(armKey);
+  if (!cases) groups.byArm.set(armKey, (cases = new Map()));
+  let group = cases.get(caseId);
   if (!group) {
+    const match = ARM.exec(arm) as RegExpExecArray;
+    const n = match[3] === undefined ? 1 : Number(match[3]);
     group = {
       first: { run_id: typeof row.run_id === 'string' ? row.run_id : 'external', case_id: caseId, arm, variant: match[1] as 'baseline' | 'candidate', n, epoch, category: typeof row.category === 'string' ? row.category : undefined, split },
       rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined,
     };
-    groups.set(key, group);
+    cases.set(caseId, group);
+    groups.order.push(group);
   }
   const passed = row.passed === true || row.passed === 1;
   group.rows += 1;

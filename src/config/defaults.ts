@@ -30,6 +30,11 @@ export const DEFAULTS = {
   numericTolerance: 1e-6,
   numericRelative: false,
   moduleExport: 'default',
+  /** What a judge scores; the first dimension decides pass/fail (the seed's intent dimensions follow). */
+  judgeDimensions: ['correctness', 'conciseness', 'format', 'tone', 'budget_friendliness'],
+  judgePassThreshold: 0.5,
+  /** max_tokens of a judge or selection call (tokens). */
+  judgeMaxTokens: 512,
   /** Timeout of a `command` scorer (ms). */
   commandTimeoutMs: 10_000,
   epochs: 1,

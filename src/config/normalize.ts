@@ -17,6 +17,8 @@ interface Context {
   configDir: string;
   files: ConfigFileAccess;
   problems: ConfigProblem[];
+  /** `models.judge`, the default model of judge scorers and selectors. */
+  judgeModel: string | undefined;
 }
 
 function fileProblem(context: Context, path: KeyPath, what: string, absolutePath: string, hint: string): void {
@@ -80,12 +82,45 @@ function scorer(raw: RawScorer | undefined, path: KeyPath, context: Context): Sc
     }
     case 'command':
       return { type: 'command', argv: [...s.argv], timeoutMs: s.timeout_ms ?? DEFAULTS.commandTimeoutMs };
+    case 'judge':
+      return {
+        type: 'judge',
+        model: judgeModel(s.model, [...path, 'model'], context),
+        rubric: rubricText(s.rubric, [...path, 'rubric'], context),
+        dimensions: [...(s.dimensions ?? DEFAULTS.judgeDimensions)],
+        passThreshold: s.pass_threshold ?? DEFAULTS.judgePassThreshold,
+        maxTokens: s.max_tokens ?? DEFAULTS.judgeMaxTokens,
+      };
   }
+}
+
+/** A judge needs a model: its own, or `models.judge`. */
+function judgeModel(own: string | undefined, path: KeyPath, context: Context): string {
+  const model = own ?? context.judgeModel;
+  if (model !== undefined) return model;
+  context.problems.push({
+    code: 'config_missing_key', path, anchor: 'parent', message: 'a judge needs a model',
+    hint: 'set `models.judge: your-judge-model`, or `model:` on the judge itself',
+  });
+  return '';
+}
+
+/** Rubric given inline, or as a .md/.txt file next to the config. */
+function rubricText(rubric: string | undefined, path: KeyPath, context: Context): string {
+  if (rubric === undefined) return '';
+  if (!/\.(md|txt)$/i.test(rubric.trim())) return rubric;
+  const file = resolve(context.configDir, rubric.trim());
+  const text = context.files.readText(file);
+  if (text === undefined) fileProblem(context, path, 'rubric file', file, 'create the rubric file, or give the rubric inline');
+  return text ?? '';
 }
 
 function selector(raw: RawExperimentConfig['selector'], context: Context): SelectorConfig {
   const value = raw ?? DEFAULTS.selector;
   const s = typeof value === 'string' ? { type: value } : value;
+  if (s.type === 'judge') {
+    return { type: 'judge', model: judgeModel('model' in s ? s.model : undefined, ['selector', 'model'], context), maxTokens: ('max_tokens' in s ? s.max_tokens : undefined) ?? DEFAULTS.judgeMaxTokens };
+  }
   if (s.type !== 'verifier') return { type: s.type };
   const inner = 'scorer' in s ? s.scorer : undefined;
   return { type: 'verifier', scorer: inner === undefined ? undefined : scorer(inner, ['selector', 'scorer'], context) };
@@ -110,7 +145,7 @@ export function normalizeConfig(
   configPath: string,
   files: ConfigFileAccess,
 ): { config: ExperimentConfig; problems: ConfigProblem[] } {
-  const context: Context = { configDir: dirname(configPath), files, problems: [] };
+  const context: Context = { configDir: dirname(configPath), files, problems: [], judgeModel: raw.models?.judge };
   const dataset = (p: string | undefined) => (p === undefined ? undefined : resolve(context.configDir, p));
   const total = raw.budget?.total_tokens_per_case ?? DEFAULTS.totalTokensPerCase;
   const variants = { baseline: variant('baseline', raw, context), candidate: variant('candidate', raw, context) };

@@ -178,19 +178,28 @@ const scorerObject = z.discriminatedUnion('type', [
     argv: z.array(nonEmpty()).min(1).meta({ description: 'Program and arguments, run without a shell.' }),
     timeout_ms: opt(positiveInt(), 'Timeout in milliseconds.', DEFAULTS.commandTimeoutMs),
   }),
+  z.strictObject({
+    type: z.literal('judge'),
+    model: opt(nonEmpty(), 'Judge model (default: models.judge).'),
+    rubric: opt(z.string(), 'Rubric text, or a .md/.txt file relative to this YAML.'),
+    dimensions: opt(z.array(nonEmpty()).min(1), 'Dimensions scored and reported separately; the first decides pass/fail.', [...DEFAULTS.judgeDimensions]),
+    pass_threshold: opt(z.number().min(0).max(1), 'A path passes when its first dimension scores at least this (0–1).', DEFAULTS.judgePassThreshold),
+    max_tokens: opt(positiveInt(), 'max_tokens of each judge call.', DEFAULTS.judgeMaxTokens),
+  }),
 ]);
 
 export const SCORER_SHORTHANDS = ['exact', 'normalized', 'contains', 'regex', 'numeric', 'json'] as const;
 const SCORER_HELP = 'How a path is graded: a name (exact, normalized, contains, regex, numeric, json) or a mapping with `type:`; module and command scorers need a mapping, e.g. { type: module, module: ./score.mjs }.';
 const scorer = z.union([z.enum(SCORER_SHORTHANDS), scorerObject]).meta({ description: SCORER_HELP });
 
-const SELECTOR_HELP = 'How Best-of-N picks one path: oracle (pass@N upper bound), majority, or { type: verifier, scorer: … }.';
+const SELECTOR_HELP = 'How Best-of-N picks one path: oracle (pass@N upper bound), majority, judge (the judge model picks; its tokens are counted), or { type: verifier, scorer: … }.';
 const selector = z
   .union([
-    z.enum(['oracle', 'majority', 'verifier']),
+    z.enum(['oracle', 'majority', 'verifier', 'judge']),
     z.discriminatedUnion('type', [
       z.strictObject({ type: z.literal('oracle') }),
       z.strictObject({ type: z.literal('majority') }),
+      z.strictObject({ type: z.literal('judge'), model: opt(nonEmpty(), 'Judge model (default: models.judge).'), max_tokens: opt(positiveInt(), 'max_tokens of the selection call.', DEFAULTS.judgeMaxTokens) }),
       z.strictObject({ type: z.literal('verifier'), scorer: opt(scorer, 'Scorer the verifier uses (default: the experiment scorer).') }),
     ]),
   ])

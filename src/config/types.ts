@@ -37,11 +37,13 @@ export type ScorerConfig =
   | { type: 'numeric'; tolerance: number; relative: boolean }
   | { type: 'json'; fields?: string[]; schema?: Record<string, unknown> }
   | { type: 'module'; module: string; export: string }
-  | { type: 'command'; argv: string[]; timeoutMs: number };
+  | { type: 'command'; argv: string[]; timeoutMs: number }
+  | { type: 'judge'; model: string; rubric: string; dimensions: string[]; passThreshold: number; maxTokens: number };
 
 export type SelectorConfig =
   | { type: 'oracle' }
   | { type: 'majority' }
+  | { type: 'judge'; model: string; maxTokens: number }
   | { type: 'verifier'; scorer: ScorerConfig | undefined };
 
 export interface RetryConfig {

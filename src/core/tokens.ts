@@ -25,8 +25,30 @@ export function truncateToTokens(text: string, maxTokens: number): { text: strin
 export const TOKENS_PER_MESSAGE = 4;
 export const TOKENS_REPLY_PRIMING = 3;
 
+/**
+ * Framing of one tool call inside an assistant turn, and of one tool definition. Vendors do
+ * not document theirs; these are small fixed costs so that a call or a definition is never
+ * free. The simulator bills with the same rule, so budget math on the sim stays exact.
+ */
+export const TOKENS_PER_TOOL_CALL = 3;
+export const TOKENS_PER_TOOL_DEFINITION = 8;
+
 export function countPromptTokens(messages: readonly ChatMessage[]): number {
   let total = TOKENS_REPLY_PRIMING;
-  for (const m of messages) total += TOKENS_PER_MESSAGE + countTokens(m.content);
+  for (const m of messages) total += TOKENS_PER_MESSAGE + countTokens(m.content) + countToolCallTokens(m.toolCalls ?? []);
+  return total;
+}
+
+/** Tokens of the tool calls an assistant turn makes (name + JSON arguments + framing). */
+export function countToolCallTokens(calls: ReadonlyArray<{ name: string; arguments: string }>): number {
+  let total = 0;
+  for (const call of calls) total += TOKENS_PER_TOOL_CALL + countTokens(call.name) + countTokens(call.arguments);
+  return total;
+}
+
+/** Prompt tokens the offered tools cost (name, description, JSON Schema, framing). */
+export function countToolDefinitionTokens(tools: ReadonlyArray<{ name: string; description: string; parameters: unknown }>): number {
+  let total = 0;
+  for (const tool of tools) total += TOKENS_PER_TOOL_DEFINITION + countTokens(tool.name) + countTokens(tool.description) + countTokens(JSON.stringify(tool.parameters));
   return total;
 }

@@ -54,6 +54,34 @@ export interface CallRecord {
   ts: string;
 }
 
+/** One tool call of an agent path (the trajectory the attribution reads). */
+export interface ToolStep {
+  /** 1-based model turn that asked for the call. */
+  turn: number;
+  tool: string;
+  /** sha256 of the canonical JSON arguments (hex, first 16 chars): duplicates compare equal. */
+  args_hash: string;
+  /** Size of the result handed back to the model (bytes). */
+  result_bytes: number;
+  duration_ms: number;
+  error: string | undefined;
+  /** Same tool and arguments as an earlier step of this path that failed. */
+  retry: boolean;
+}
+
+/** A judge's structured grade of one output. */
+export interface JudgeGrade {
+  /** Overall score in [0, 1] (the deciding dimension). */
+  score: number;
+  /** Per-dimension scores in [0, 1] (correctness, conciseness, format, tone, budget_friendliness). */
+  dimensions: Record<string, number>;
+  rationale: string;
+  /** Set when the judge's reply was unusable or the call failed: the grade is then a failure. */
+  error: string | undefined;
+  /** Judge tokens billed for this grade (tokens). */
+  tokens: number | undefined;
+}
+
 export interface PathOutcome {
   path: number;
   output: string;
@@ -62,7 +90,13 @@ export interface PathOutcome {
   finish_reason: UnifiedFinishReason;
   /** Tokens billed for this path's calls; with native n the call's usage is split evenly. */
   tokens: number | undefined;
+  /** Tokens of the output text itself (the tokenizer's count), for length analyses. */
+  output_tokens?: number | undefined;
   error: string | undefined;
+  judge?: JudgeGrade | undefined;
+  /** Agent paths: model turns taken and the tool calls made. */
+  turns?: number | undefined;
+  trajectory?: ToolStep[] | undefined;
 }
 
 /** One (case, arm, epoch) outcome. */
@@ -92,6 +126,8 @@ export interface ResultRecord {
   completion_tokens: number | undefined;
   /** Σ total_tokens over every call of the case in this arm (tokens). */
   total_tokens: number | undefined;
+  /** Judge and selection tokens of this unit (tokens), counted toward B only with budget.include_judge. */
+  judge_tokens?: number | undefined;
   /** Calls that lacked usage. */
   calls_missing_usage: number;
   calls: number;

@@ -3,7 +3,7 @@
  * Providers make exactly one HTTP attempt per `generate` call (SDK retries off): the runner
  * owns retries so that every attempt becomes a ledger record.
  */
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, ToolCall } from '../core/messages.js';
 import type { FinishReason } from '../core/finish-reason.js';
 import type { Usage } from '../core/usage.js';
 
@@ -16,12 +16,8 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
-export interface ToolCall {
-  id: string;
-  name: string;
-  /** Arguments as the model sent them (a JSON string). */
-  arguments: string;
-}
+// ToolCall lives in core because conversations (ChatMessage) carry it too.
+export type { ToolCall } from '../core/messages.js';
 
 export interface GenerateRequest {
   model: string;

@@ -1,5 +1,6 @@
 /** The verdict block printed in a terminal, pure text. */
 import type { VerdictRecord } from '../verdict/record.js';
+import { renderAttribution } from './attribution-text.js';
 
 export function renderVerdict(record: VerdictRecord): string {
   const lines: string[] = [];
@@ -20,6 +21,10 @@ export function renderVerdict(record: VerdictRecord): string {
   const inv = record.invariants;
   if (inv.calls_missing_usage > 0) lines.push(`warning: ${inv.calls_missing_usage} calls reported no usage; ${inv.units_missing_tokens} (case, arm) totals are unknown and left out of token metrics`);
   if (inv.non_binding_arms.length) lines.push(`note: B is not binding for ${inv.non_binding_arms.join(', ')} — capped alike, not spend-aligned`);
+  if (record.attribution) {
+    const text = renderAttribution(record.attribution);
+    if (text) lines.push(text.trimEnd());
+  }
   lines.push('', `verdict: ${record.verdict.toUpperCase()}`, `  ${record.reason}`);
   return `${lines.join('\n')}\n`;
 }

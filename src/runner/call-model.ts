@@ -12,6 +12,8 @@ import { sleep } from './pool.js';
 import type { UnitContext } from './unit-context.js';
 
 export interface CallTarget {
+  /** What the call is for (DESIGN §4): generate, judge, select or tool. Default generate. */
+  role?: CallRecord['role'];
   /** First path served by this call. */
   path: number;
   /** Paths served (native n: n; else 1). */
@@ -24,8 +26,8 @@ export type CallOutcome =
   | { ok: true; result: GenerateResult }
   | { ok: false; finish: UnifiedFinishReason; error: string; nativeNRejected: boolean };
 
-export async function callModel(context: UnitContext, request: Omit<GenerateRequest, 'signal'>, target: CallTarget): Promise<CallOutcome> {
-  const { run, budget } = context;
+export async function callModel(context: UnitContext, request: Omit<GenerateRequest, 'signal'>, target: CallTarget, budget = context.budget): Promise<CallOutcome> {
+  const { run } = context;
   const reservation = target.promptEstimate + request.maxTokens * target.paths;
   if (request.maxTokens < 1 || !budget.reserve(reservation)) {
     return { ok: false, finish: 'budget_exhausted', error: 'budget exhausted before the call', nativeNRejected: false };
@@ -44,6 +46,10 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
       outcome = await run.provider.generate({ ...request, signal: attemptSignal(run.signal, run.config.provider.timeoutMs) });
     } catch (error) {
       outcome = toProviderError(error, run.signal);
+      // Our per-attempt timeout reaches the provider as an abort; only Ctrl-C is a real one.
+      if (outcome.kind === 'aborted' && !run.signal.aborted) {
+        outcome = new ProviderError('timeout', `attempt timed out after ${run.config.provider.timeoutMs} ms`);
+      }
     } finally {
       run.pool.release();
     }
@@ -112,7 +118,7 @@ function record(
     max_tokens: request.maxTokens,
     latency_ms: latencyMs,
     attempt,
-    role: 'generate' as const,
+    role: target.role ?? 'generate',
     ts: new Date().toISOString(),
   };
   if ('result' in outcome) {

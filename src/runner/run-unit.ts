@@ -2,7 +2,10 @@
 import { LEDGER_SCHEMA_VERSION, type PathOutcome, type ResultRecord } from '../ledger/records.js';
 import type { Scorer, Score } from '../scorers/index.js';
 import type { Selector } from './selectors/index.js';
+import { countTokens } from '../core/tokens.js';
+import type { ModelAccess } from '../scorers/index.js';
 import { BudgetTracker } from './budget-tracker.js';
+import { modelAccessFor } from './model-access.js';
 import type { Unit } from './plan.js';
 import type { Executor, PathRun, RunContext, UnitContext } from './unit-context.js';
 
@@ -21,20 +24,22 @@ export async function runUnit(run: RunContext, unit: Unit, services: UnitService
   const started = performance.now();
   const context: UnitContext = { run, unit, budget: new BudgetTracker(run.config.budget.totalTokensPerCase), calls: [] };
   const paths = await services.executor.run(context);
-  const scores = await Promise.all(paths.map((path) => scorePath(services.scorer, path, unit, run.signal)));
-  const outputs = paths.map((p) => p.text);
-  const selection = unit.arm.n === 1 ? { index: 0 as number | undefined } : await services.selector.select({ outputs, evalCase: unit.evalCase, scores });
+  // Latency is the product's: generation only, not the time spent judging or selecting.
   const latencyMs = Math.round(performance.now() - started);
+  const models = modelAccessFor(context);
+  const scores = await Promise.all(paths.map((path) => scorePath(services.scorer, path, unit, run.signal, models)));
+  const outputs = paths.map((p) => p.text);
+  const selection = unit.arm.n === 1 ? { index: 0 as number | undefined } : await services.selector.select({ outputs, evalCase: unit.evalCase, scores, signal: run.signal, models });
   return { context, result: buildResult(context, paths, scores, selection.index, latencyMs) };
 }
 
-async function scorePath(scorer: Scorer, path: PathRun, unit: Unit, signal: AbortSignal): Promise<Score> {
+async function scorePath(scorer: Scorer, path: PathRun, unit: Unit, signal: AbortSignal, models: ModelAccess): Promise<Score> {
   // A path that ran out of budget or failed is a failure of that path whatever its text says.
   if (path.finishReason === 'budget_exhausted' || path.finishReason === 'error') {
     return { passed: false, value: 0, explanation: path.finishReason };
   }
   try {
-    return await scorer.score({ output: path.text, evalCase: unit.evalCase, signal });
+    return await scorer.score({ output: path.text, evalCase: unit.evalCase, signal, models, path: path.path });
   } catch (error) {
     return { passed: false, value: 0, error: error instanceof Error ? error.message : String(error) };
   }
@@ -49,13 +54,23 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     score: scores[i]?.value ?? 0,
     finish_reason: path.finishReason,
     tokens: path.tokens,
+    output_tokens: countTokens(path.text),
     error: path.error ?? scores[i]?.error,
+    judge: scores[i]?.judge,
+    turns: path.turns,
+    trajectory: path.trajectory,
   }));
   const answered = calls.filter((c) => c.error === undefined);
   const missing = answered.filter((c) => c.usage_missing).length;
+  const isJudging = (c: (typeof calls)[number]): boolean => c.role === 'judge' || c.role === 'select';
+  // What counts toward B: generation, plus judging when budget.include_judge says so.
+  const counted = answered.filter((c) => !isJudging(c) || run.config.budget.includeJudge);
+  const countedMissing = counted.filter((c) => c.usage_missing).length;
   // Unknown is not zero: one unanswered usage makes the unit's total unknown.
   const sum = (field: 'prompt_tokens' | 'completion_tokens' | 'total_tokens'): number | undefined =>
-    missing > 0 ? undefined : answered.reduce((acc, c) => acc + (c[field] ?? 0), 0);
+    countedMissing > 0 ? undefined : counted.reduce((acc, c) => acc + (c[field] ?? 0), 0);
+  const judging = answered.filter(isJudging);
+  const judgeTokens = judging.length === 0 || judging.some((c) => c.usage_missing) ? undefined : judging.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0);
   const passes = outcomes.filter((o) => o.passed).length;
   const chosen = selected === undefined ? undefined : outcomes[selected];
   return {
@@ -74,11 +89,12 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     passed_any: passes > 0,
     passes,
     selected_path: selected,
-    judge_score: undefined,
+    judge_score: chosen?.judge && chosen.judge.error === undefined ? chosen.judge.score : undefined,
     paths: outcomes,
     prompt_tokens: sum('prompt_tokens'),
     completion_tokens: sum('completion_tokens'),
     total_tokens: sum('total_tokens'),
+    judge_tokens: judgeTokens,
     calls_missing_usage: missing,
     calls: calls.length,
     retries: calls.filter((c) => c.retried).length,

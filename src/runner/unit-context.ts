@@ -1,6 +1,6 @@
 /** What an executor gets to run one (case, arm, epoch) unit. */
 import type { ExperimentConfig } from '../config/types.js';
-import type { CallRecord } from '../ledger/records.js';
+import type { CallRecord, ToolStep } from '../ledger/records.js';
 import type { Provider } from '../providers/spec.js';
 import type { BudgetTracker } from './budget-tracker.js';
 import type { Unit } from './plan.js';
@@ -43,6 +43,9 @@ export interface PathRun {
   /** Billed tokens attributed to this path; with native n the call's usage split evenly. */
   tokens: number | undefined;
   error: string | undefined;
+  /** Agent paths: model turns taken and the tool calls made. */
+  turns?: number;
+  trajectory?: ToolStep[];
 }
 
 /** Executors turn a unit into n path outputs, spending only through UnitContext. */

@@ -1,4 +1,6 @@
-export type { Score, ScoreInput, Scorer } from './spec.js';
+export type { Score, ScoreInput, Scorer, ModelAccess, ModelRequest, ModelReply } from './spec.js';
+export { judgeScorer, type JudgeScorerOptions } from './judge/judge-scorer.js';
+export { parseJudgeReply } from './judge/parse-judge-reply.js';
 export { createScorer } from './registry.js';
 export { exactScorer, type ExactScorerOptions } from './exact.js';
 export { normalizedScorer, type NormalizedScorerOptions } from './normalized.js';

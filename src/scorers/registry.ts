@@ -4,6 +4,7 @@ import { commandScorer } from './command.js';
 import { containsScorer } from './contains.js';
 import { exactScorer } from './exact.js';
 import { jsonScorer } from './json.js';
+import { judgeScorer } from './judge/judge-scorer.js';
 import { moduleScorer } from './module.js';
 import { normalizedScorer } from './normalized.js';
 import { numericScorer } from './numeric.js';
@@ -36,6 +37,8 @@ export function createScorer(config: ScorerConfig): Scorer {
       return moduleScorer({ module: config.module, export: config.export });
     case 'command':
       return commandScorer({ argv: config.argv, timeoutMs: config.timeoutMs });
+    case 'judge':
+      return judgeScorer(config);
     default: {
       const unknownConfig: never = config;
       throw new Error(`unknown scorer type: ${JSON.stringify(unknownConfig)}`);

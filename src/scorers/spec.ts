@@ -5,6 +5,27 @@
  * aborting the run.
  */
 import type { EvalCase } from '../core/case.js';
+import type { ChatMessage } from '../core/messages.js';
+import type { JudgeGrade } from '../ledger/records.js';
+
+/** A model call a scorer or selector may make (an LLM judge). */
+export interface ModelRequest {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  /** Which path the call is about (recorded on the call record). */
+  path: number;
+}
+
+export type ModelReply = { ok: true; text: string; tokens: number | undefined } | { ok: false; error: string };
+
+/**
+ * Model access the runner lends to scorers and selectors: every call is recorded in the
+ * ledger with its role, and counted toward B when `budget.include_judge` says so.
+ */
+export interface ModelAccess {
+  complete(request: ModelRequest, role: 'judge' | 'select'): Promise<ModelReply>;
+}
 
 export interface Score {
   passed: boolean;
@@ -14,6 +35,8 @@ export interface Score {
   explanation?: string;
   /** Set when the scorer itself failed; the score then counts as not passed. */
   error?: string;
+  /** A judge's structured grade (judge scorers only). */
+  judge?: JudgeGrade;
 }
 
 export interface ScoreInput {
@@ -22,6 +45,10 @@ export interface ScoreInput {
   evalCase: EvalCase;
   /** Cancels long-running scorers (module, command). */
   signal?: AbortSignal;
+  /** Model calls (judge scorers); absent where no runner lends them. */
+  models?: ModelAccess;
+  /** Path number of the output, for call records. */
+  path?: number;
 }
 
 export interface Scorer {

@@ -3,12 +3,13 @@
  * check is kept in `checks` so a reader sees why the others did not.
  */
 import type { Analysis, BestOfNComparison } from '../analysis/analyze-run.js';
+import type { Attribution } from '../analysis/attribution/attribute.js';
 import { casesForPower } from '../stats/index.js';
 import { buildRecord } from './build-record.js';
 import { explain } from './reason.js';
 import type { Check, VerdictName, VerdictRecord } from './record.js';
 
-export function decideVerdict(analysis: Analysis, now = new Date()): VerdictRecord {
+export function decideVerdict(analysis: Analysis, now = new Date(), attribution?: Attribution): VerdictRecord {
   const { gates } = analysis.context;
   const checks: Check[] = [];
   const check = (name: string, passed: boolean, detail: string): boolean => {
@@ -40,15 +41,19 @@ export function decideVerdict(analysis: Analysis, now = new Date()): VerdictReco
     const tokensOk = check('tokens_per_success', tpsRatio !== undefined && Number.isFinite(tpsRatio) && tpsRatio <= gates.maxTokenGrowthRatio, `ratio ${tpsRatio === undefined ? 'unknown' : fmt(tpsRatio)} vs max ${gates.maxTokenGrowthRatio}`);
     const latency = analysis.sameBudget.p95LatencyRatio;
     const latencyOk = check('p95_latency', latency === undefined || latency <= gates.maxLatencyGrowthRatio, `ratio ${latency === undefined ? 'unknown' : fmt(latency)} vs max ${gates.maxLatencyGrowthRatio}`);
+    // A judge gain that vanishes at equal length is not a gain (DESIGN §6, length gaming).
+    const lengthGaming = attribution?.findings.find((f) => f.detector === 'length_gaming');
+    const honest = check('no_length_gaming', lengthGaming?.flagged !== true, lengthGaming ? lengthGaming.summary : 'not judge-scored');
+    const real = gain && significant && honest;
     const gainAtN = significantGainAtN(analysis.bestOfN, gates.minSameBudgetGain);
-    const leak = gain && significant ? undefined : gainAtN;
+    const leak = real ? undefined : gainAtN;
     check('no_bestofn_only_gain', leak === undefined, leak ? `gain only at n=${leak.n}: delta ${fmt(leak.selected.delta.value)} CI [${fmt(leak.selected.delta.ci[0])}, ${fmt(leak.selected.delta.ci[1])}] with no n=1 gain` : gainAtN ? `n=${gainAtN.n} gain comes with an n=1 gain` : 'no significant n=N gain');
 
     if (regressed) verdict = 'regression';
-    else if (gain && significant && tokensOk && latencyOk) verdict = 'real_evolution';
-    else if (gain && significant) verdict = 'budget_growth';
+    else if (real && tokensOk && latencyOk) verdict = 'real_evolution';
+    else if (real) verdict = 'budget_growth';
     else if (leak) verdict = 'budget_leakage';
-    else if (gain) verdict = 'inconclusive';
+    else if (gain && !significant) verdict = 'inconclusive';
     else verdict = 'no_gain';
 
     if (verdict === 'inconclusive' || verdict === 'no_gain') {
@@ -57,6 +62,7 @@ export function decideVerdict(analysis: Analysis, now = new Date()): VerdictReco
     }
   }
   const record = buildRecord(analysis, verdict, checks, power, now);
+  if (attribution) record.attribution = attribution;
   record.reason = explain(record);
   return record;
 }

@@ -24,6 +24,9 @@ export function explain(record: VerdictRecord): string {
     case 'inconclusive':
       return `inconclusive: ${n1} reaches the minimum gain but its interval crosses 0; ${record.power?.cases_for_80_power ? `about ${record.power.cases_for_80_power} cases would give 80% power at this effect (now ${record.power.cases_now})` : 'more cases are needed'}.`;
     case 'no_gain':
+      if (sb && sb.delta >= record.gates.min_same_budget_gain) {
+        return `no gain: ${n1} does not hold up — ${failed.join('; ')}; ${atN}.`;
+      }
       return `no gain: ${n1} is below the minimum of ${pct(record.gates.min_same_budget_gain)}; ${atN}.`;
   }
 }

@@ -5,6 +5,7 @@
  * changes meaning.
  */
 import type { ArmMetrics } from '../analysis/arm-metrics.js';
+import type { Attribution } from '../analysis/attribution/attribute.js';
 
 export const VERDICT_SCHEMA_VERSION = 1;
 
@@ -59,6 +60,8 @@ export interface VerdictRecord {
   invariants: { over_budget_units: number; missing_arms: string[]; mismatched_arms: string[]; calls_missing_usage: number; units_missing_tokens: number; non_binding_arms: string[] };
   power: { observed_delta: number; sd_diff: number; cases_for_80_power: number | null; cases_now: number } | null;
   checks: Check[];
+  /** Fake-evolution findings and their routed actions (DESIGN §6), when computed. */
+  attribution?: Attribution;
   gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number };
   method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;

@@ -1,10 +1,12 @@
-/** Reads a run directory, analyses it and writes `verdict.json` beside the ledger. */
+/** Reads a run directory, analyses and attributes it, and writes `verdict.json` beside the ledger. */
 import { analyzeResults, type AnalysisContext } from '../analysis/analyze-run.js';
+import { attribute } from '../analysis/attribution/attribute.js';
 import { loadRun } from '../analysis/load-run.js';
 import type { GatesConfig } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
 import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
 import { decideVerdict } from './decide.js';
+import { readHistory, type HistoryOptions } from './history.js';
 import type { VerdictRecord } from './record.js';
 
 export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesConfig>): AnalysisContext {
@@ -23,9 +25,15 @@ export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesCon
   };
 }
 
-export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write = true): VerdictRecord {
+export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write = true, history: HistoryOptions = {}): VerdictRecord {
   const run = loadRun(dir);
-  const verdict = decideVerdict(analyzeResults(run.results, contextFromManifest(run.manifest, gates)));
+  const now = history.now ?? new Date();
+  const analysis = analyzeResults(run.results, contextFromManifest(run.manifest, gates));
+  // The history needs this round's own significance, which the first pass provides.
+  const firstPass = decideVerdict(analysis, now, attribute(run.results, analysis));
+  const evaluated = run.results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
+  const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
+  const verdict = decideVerdict(analysis, now, attribute(run.results, analysis, past));
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }

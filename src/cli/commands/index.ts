@@ -1,4 +1,5 @@
 import { analyzeCommand } from './analyze.js';
+import { attributeCommand } from './attribute.js';
 import { calibrateCommand } from './calibrate.js';
 import { doctorCommand } from './doctor.js';
 import { ledgerCommand } from './ledger.js';
@@ -11,6 +12,7 @@ import { validateCommand } from './validate.js';
 export const commands: Record<string, CommandSpec> = {
   run: runCommand,
   analyze: analyzeCommand,
+  attribute: attributeCommand,
   validate: validateCommand,
   schema: schemaCommand,
   doctor: doctorCommand,

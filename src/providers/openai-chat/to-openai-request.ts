@@ -1,4 +1,5 @@
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../spec.js';
 
 /**
@@ -16,7 +17,7 @@ import type { GenerateRequest } from '../spec.js';
 export function toOpenAIRequest(request: GenerateRequest): ChatCompletionCreateParamsNonStreaming {
   return {
     model: request.model,
-    messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+    messages: request.messages.map(toChatMessageParam),
     max_tokens: request.maxTokens,
     temperature: request.temperature,
     ...(request.n > 1 ? { n: request.n } : {}),
@@ -30,4 +31,18 @@ export function toOpenAIRequest(request: GenerateRequest): ChatCompletionCreateP
           })),
         }),
   };
+}
+
+/** A tool loop's turns go back as the model sent them: assistant `tool_calls`, then `tool` results. */
+function toChatMessageParam(message: ChatMessage): ChatCompletionMessageParam {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: message.content };
+  if (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0) {
+    return {
+      role: 'assistant',
+      // OpenAI's own replies carry content null beside tool calls; '' would be a text turn.
+      content: message.content === '' ? null : message.content,
+      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+    };
+  }
+  return { role: message.role, content: message.content };
 }

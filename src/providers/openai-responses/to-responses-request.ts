@@ -1,4 +1,5 @@
-import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
+import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
+import type { ChatMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../spec.js';
 
 /**
@@ -10,9 +11,7 @@ import type { GenerateRequest } from '../spec.js';
  */
 export function toResponsesRequest(request: GenerateRequest): ResponseCreateParamsNonStreaming {
   const system = request.messages.filter((message) => message.role === 'system').map((message) => message.content);
-  const input = request.messages
-    .filter((message) => message.role !== 'system')
-    .map((message) => ({ type: 'message' as const, role: message.role, content: message.content }));
+  const input = request.messages.filter((message) => message.role !== 'system').flatMap(toInputItems);
   return {
     model: request.model,
     ...(system.length > 0 ? { instructions: system.join('\n\n') } : {}),
@@ -33,4 +32,17 @@ export function toResponsesRequest(request: GenerateRequest): ResponseCreatePara
           })),
         }),
   };
+}
+
+/**
+ * A tool loop's turns as Responses items: an assistant turn's tool calls become
+ * `function_call` items (after its text, if any), a `tool` message a `function_call_output`.
+ */
+function toInputItems(message: ChatMessage): ResponseInputItem[] {
+  if (message.role === 'tool') return [{ type: 'function_call_output', call_id: message.toolCallId ?? '', output: message.content }];
+  const role = message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : 'user';
+  const text: ResponseInputItem[] = [{ type: 'message', role, content: message.content }];
+  if (message.role !== 'assistant' || message.toolCalls === undefined || message.toolCalls.length === 0) return text;
+  const calls: ResponseInputItem[] = message.toolCalls.map((call) => ({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments }));
+  return message.content === '' ? calls : [...text, ...calls];
 }

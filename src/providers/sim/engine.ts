@@ -8,9 +8,10 @@
  * model name. Two skills or two models are thus compared under common random numbers —
  * a paired comparison shows only what the skill or the model changed.
  */
-import type { ChatMessage } from '../../core/messages.js';
+import type { ChatMessage, ToolCall } from '../../core/messages.js';
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
-import { truncateToTokens } from '../../core/tokens.js';
+import { countTokens, countToolCallTokens, countToolDefinitionTokens, truncateToTokens } from '../../core/tokens.js';
+import type { ToolDefinition } from '../spec.js';
 import { makeUsage, type Usage } from '../../core/usage.js';
 import { getProfile } from './profiles.js';
 import { promptTokens } from './prompt-tokens.js';
@@ -28,6 +29,8 @@ export interface SimRequest {
   n: number;
   /** Request seed (OpenAI `seed`); part of the item key when given. */
   seed?: number;
+  /** Tools offered; a task that needs one answers with tool calls. Billed as prompt. */
+  tools?: readonly ToolDefinition[];
   /**
    * Path index of the first choice (default 0). A caller making n separate calls for one
    * arm can pass 0..n−1 so parallel paths behave like native ones.
@@ -45,6 +48,8 @@ export interface SimChoice {
   finishReason: FinishReason;
   /** Completion tokens billed for this choice. */
   tokens: number;
+  /** Tool calls of this choice (finish `tool_calls`); ids are unique within the conversation. */
+  toolCalls?: ToolCall[];
 }
 
 export interface SimResult {
@@ -74,11 +79,13 @@ export function simulate(request: SimRequest, options: SimOptions): SimResult {
   const skill = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
   const userText = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const style = readStyleRules(skill);
-  const item = hashParts(options.seed, request.seed ?? 'no-seed', ...request.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}:${m.content}`));
+  const item = hashParts(options.seed, request.seed ?? 'no-seed', ...itemMessages(request.messages).map((m) => `${m.role}:${m.content}`));
+  const conversation = request.messages.filter((m) => m.role !== 'system');
+  const tools = request.tools ?? [];
   const independence = pathIndependence(request.temperature, style.diversify);
 
   // Paths that share a key give the same text: solve each key once.
-  const solved = new Map<string, { task: string; text: string }>();
+  const solved = new Map<string, ReturnType<typeof solveTask>>();
   const firstPath = request.firstPath ?? 0;
   const choices: SimChoice[] = [];
   let task = 'fallback';
@@ -88,15 +95,20 @@ export function simulate(request: SimRequest, options: SimOptions): SimResult {
     const key = path === 0 || uniformFrom(item, 'independent', path) >= independence ? 'shared' : `path-${path}`;
     let answer = solved.get(key);
     if (!answer) {
-      answer = solveTask({ model: request.model, profile, skill, userText, style, draw: (label) => uniformFrom(item, key, label) });
+      answer = solveTask({ model: request.model, profile, skill, userText, style, conversation, tools, draw: (label) => uniformFrom(item, key, label) });
       solved.set(key, answer);
     }
     task = answer.task;
+    const calls = answer.toolCalls ?? [];
+    if (calls.length > 0) {
+      choices.push(toolCallChoice(answer.text, calls, Math.floor(request.maxTokens), (index) => `call_${hashParts(item, key, conversation.length, index).toString(36)}`));
+      continue;
+    }
     const cut = truncateToTokens(answer.text, Math.floor(request.maxTokens));
     choices.push({ text: cut.text, tokens: cut.tokens, finishReason: cut.truncated ? finishReason('length', 'length') : finishReason('stop', 'stop') });
   }
 
-  const inputTokens = promptTokens(request.messages);
+  const inputTokens = promptTokens(request.messages) + countToolDefinitionTokens(tools);
   const outputTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
   const longest = choices.reduce((max, c) => Math.max(max, c.tokens), 0);
   // Choices decode in parallel: the call lasts as long as its longest choice.
@@ -108,4 +120,27 @@ export function simulate(request: SimRequest, options: SimOptions): SimResult {
     latencyMs,
     task,
   };
+}
+
+/**
+ * The messages that define the item: everything before the first tool traffic. A tool loop is
+ * one item, so every turn draws from the same luck whatever lookups a skill made before it —
+ * baseline and candidate stay paired. Without tool traffic this is every non-system message.
+ */
+function itemMessages(messages: readonly ChatMessage[]): ChatMessage[] {
+  const nonSystem = messages.filter((m) => m.role !== 'system');
+  const firstTool = nonSystem.findIndex((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0);
+  return firstTool < 0 ? nonSystem : nonSystem.slice(0, firstTool);
+}
+
+/**
+ * A reply that calls tools. Calls that do not fit in max_tokens are lost: the model wrote up
+ * to the cap (billed in full) and what is left is its cut text, finish `length`.
+ */
+function toolCallChoice(text: string, calls: ReadonlyArray<Omit<ToolCall, 'id'>>, maxTokens: number, idFor: (index: number) => string): SimChoice {
+  const tokens = countTokens(text) + countToolCallTokens(calls);
+  if (tokens <= maxTokens) {
+    return { text, tokens, toolCalls: calls.map((call, index) => ({ id: idFor(index), ...call })), finishReason: finishReason('tool_calls', 'tool_calls') };
+  }
+  return { text: truncateToTokens(text, maxTokens).text, tokens: Math.max(0, maxTokens), finishReason: finishReason('length', 'length') };
 }

@@ -10,7 +10,8 @@ const CACHE_LIMIT = 2048;
 const cache = new Map<string, number>();
 
 export function promptTokens(messages: readonly ChatMessage[]): number {
-  const key = messages.map((m) => `${m.role}\u0000${m.content}`).join('\u0001');
+  // Tool calls are billed too, so they are part of the key.
+  const key = messages.map((m) => `${m.role}\u0000${m.content}${m.toolCalls ? `\u0000${JSON.stringify(m.toolCalls)}` : ''}`).join('\u0001');
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
   const count = countPromptTokens(messages);

@@ -29,12 +29,13 @@ export function createSimProvider(options: SimProviderOptions): Provider {
           temperature: request.temperature,
           n: request.n,
           ...(request.seed === undefined ? {} : { seed: request.seed }),
+          ...(request.tools === undefined ? {} : { tools: request.tools }),
         },
         { seed: options.seed },
       );
       await sleep(result.latencyMs * latencyScale, request.signal);
       return {
-        choices: result.choices.map((c) => ({ text: c.text, finishReason: c.finishReason })),
+        choices: result.choices.map((c) => ({ text: c.text, finishReason: c.finishReason, ...(c.toolCalls ? { toolCalls: c.toolCalls } : {}) })),
         usage: result.usage,
         status: 200,
         responseModel: request.model,

@@ -51,7 +51,7 @@ describe('POST /v1/chat/completions', () => {
     expect(body.choices).toHaveLength(3);
     const completions = body.choices.map((c) => {
       expect(c.finish_reason).toBe('length');
-      return countTokens(c.message.content);
+      return countTokens(c.message.content ?? '');
     });
     expect(completions).toEqual([40, 40, 40]);
     const prompt = countPromptTokens([{ role: 'system', content: THOROUGH }, { role: 'user', content: LONG_USER }]);

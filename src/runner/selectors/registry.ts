@@ -2,6 +2,7 @@
 import type { SelectorConfig } from '../../config/types.js';
 import { createScorer } from '../../scorers/registry.js';
 import type { Scorer } from '../../scorers/spec.js';
+import { judgeSelector } from './judge.js';
 import { majoritySelector } from './majority.js';
 import { oracleSelector } from './oracle.js';
 import type { Selector } from './spec.js';
@@ -13,6 +14,8 @@ export function createSelector(config: SelectorConfig, mainScorer: Scorer): Sele
       return oracleSelector(mainScorer);
     case 'majority':
       return majoritySelector();
+    case 'judge':
+      return judgeSelector({ model: config.model, maxTokens: config.maxTokens });
     case 'verifier':
       return config.scorer === undefined
         ? verifierSelector({ verifier: mainScorer, isMainScorer: true })

@@ -1,6 +1,6 @@
 /** The Best-of-N selector contract: given n paths of one case, pick the one the arm reports. */
 import type { EvalCase } from '../../core/case.js';
-import type { Score } from '../../scorers/spec.js';
+import type { ModelAccess, Score } from '../../scorers/spec.js';
 
 export interface SelectorInput {
   /** Final output of each path, indexed by path number. */
@@ -9,6 +9,8 @@ export interface SelectorInput {
   /** The main scorer's score of each path, when the runner already computed them. */
   scores?: Score[];
   signal?: AbortSignal;
+  /** Model calls (judge selector); absent where no runner lends them. */
+  models?: ModelAccess;
 }
 
 export interface Selection {

@@ -3,7 +3,8 @@ import type { ChatMessage } from '../../../core/messages.js';
 import type { SimResult } from '../engine.js';
 import { badRequest, isRecord, optionalInteger, optionalNumber, requiredModel } from './http-errors.js';
 import { nowSeconds, sse, textDeltas, type Route, type RouteInput, type RouteReply, type SseEvent } from './route.js';
-import type { ChatCompletion, ChatCompletionChunk, ChatUsage } from './wire-types.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatToolCall, ChatUsage } from './wire-types.js';
+import { toolCallsFromOpenAIChat, toolsFromOpenAIChat } from './wire-tools.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
 
@@ -23,9 +24,15 @@ export function chatMessagesFromOpenAI(messages: unknown): ChatMessage[] {
     const role = message['role'];
     const content = contentText(message['content'], `messages[${i}]`);
     if (role === 'system' || role === 'developer') return { role: 'system', content };
-    if (role === 'assistant') return { role: 'assistant', content };
-    // Tool results are context the model reads, like user text.
-    if (role === 'user' || role === 'tool' || role === 'function') return { role: 'user', content };
+    if (role === 'assistant') {
+      const toolCalls = toolCallsFromOpenAIChat(message['tool_calls']);
+      return toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+    }
+    if (role === 'tool' || role === 'function') {
+      const id = message['tool_call_id'];
+      return typeof id === 'string' ? { role: 'tool', content, toolCallId: id } : { role: 'tool', content };
+    }
+    if (role === 'user') return { role: 'user', content };
     throw badRequest(`messages[${i}].role: unsupported role ${JSON.stringify(role)}`, 'messages');
   });
 }
@@ -49,7 +56,8 @@ function handle(input: RouteInput): RouteReply {
   if (n > 1 && input.rejectNativeN) throw badRequest('n is not supported for this model', 'n', 'unsupported_parameter');
   const temperature = optionalNumber(body, 'temperature', 0, 2) ?? 1;
   const seed = optionalInteger(body, 'seed', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  const result = input.simulate({ model, messages, maxTokens, temperature, n, ...(seed === undefined ? {} : { seed }) });
+  const tools = toolsFromOpenAIChat(body['tools']);
+  const result = input.simulate({ model, messages, maxTokens, temperature, n, tools, ...(seed === undefined ? {} : { seed }) });
   const id = input.nextId('chatcmpl-');
   const created = nowSeconds();
 
@@ -58,7 +66,9 @@ function handle(input: RouteInput): RouteReply {
       id, object: 'chat.completion', created, model, system_fingerprint: 'isobudget-sim',
       choices: result.choices.map((choice, index) => ({
         index,
-        message: { role: 'assistant', content: choice.text, refusal: null },
+        message: choice.toolCalls
+          ? { role: 'assistant', content: choice.text === '' ? null : choice.text, refusal: null, tool_calls: choice.toolCalls.map(wireCall) }
+          : { role: 'assistant', content: choice.text, refusal: null },
         logprobs: null,
         finish_reason: choice.finishReason.raw ?? 'stop',
       })),
@@ -77,11 +87,20 @@ function handle(input: RouteInput): RouteReply {
   result.choices.forEach((choice, index) => {
     events.push(chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
     for (const delta of textDeltas(choice.text)) events.push(chunk([{ index, delta: { content: delta }, logprobs: null, finish_reason: null }]));
+    (choice.toolCalls ?? []).forEach((call, position) => {
+      const head = { index: position, id: call.id, type: 'function' as const, function: { name: call.name, arguments: '' } };
+      events.push(chunk([{ index, delta: { tool_calls: [head] }, logprobs: null, finish_reason: null }]));
+      events.push(chunk([{ index, delta: { tool_calls: [{ index: position, function: { arguments: call.arguments } }] }, logprobs: null, finish_reason: null }]));
+    });
     events.push(chunk([{ index, delta: {}, logprobs: null, finish_reason: choice.finishReason.raw ?? 'stop' }]));
   });
   if (wantsUsage && input.includeUsage) events.push(sse({ ...base, choices: [], usage: usageBody(result) } satisfies ChatCompletionChunk));
   events.push({ data: '[DONE]' });
   return { kind: 'sse', events, latencyMs: result.latencyMs };
+}
+
+function wireCall(call: { id: string; name: string; arguments: string }): ChatToolCall {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
 export const openaiChatRoute: Route = { method: 'POST', path: '/v1/chat/completions', protocol: 'openai', generates: true, handle };

@@ -20,6 +20,13 @@ export interface ChatUsage {
   completion_tokens_details: { reasoning_tokens: number };
 }
 
+/** A function call as OpenAI chat writes it (message `tool_calls`). */
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
@@ -28,7 +35,8 @@ export interface ChatCompletion {
   system_fingerprint: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string; refusal: null };
+    /** content is null beside tool calls, as OpenAI sends it. */
+    message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: ChatToolCall[] };
     logprobs: null;
     finish_reason: string;
   }>;
@@ -43,7 +51,7 @@ export interface ChatCompletionChunk {
   system_fingerprint: string;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string };
+    delta: { role?: 'assistant'; content?: string; tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } }> };
     logprobs: null;
     finish_reason: string | null;
   }>;
@@ -67,6 +75,15 @@ export interface ResponsesOutputMessage {
   content: Array<{ type: 'output_text'; text: string; annotations: unknown[] }>;
 }
 
+export interface ResponsesFunctionCall {
+  id: string;
+  type: 'function_call';
+  status: 'in_progress' | 'completed';
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
 export interface ResponsesObject {
   id: string;
   object: 'response';
@@ -78,7 +95,7 @@ export interface ResponsesObject {
   instructions: string | null;
   max_output_tokens: number | null;
   temperature: number;
-  output: ResponsesOutputMessage[];
+  output: Array<ResponsesOutputMessage | ResponsesFunctionCall>;
   output_text: string;
   usage?: ResponsesUsage | null;
 }
@@ -88,7 +105,7 @@ export interface ResponsesStreamEvent {
   type: string;
   sequence_number: number;
   response?: ResponsesObject;
-  item?: ResponsesOutputMessage;
+  item?: ResponsesOutputMessage | ResponsesFunctionCall;
   item_id?: string;
   output_index?: number;
   content_index?: number;
@@ -103,13 +120,15 @@ export interface AnthropicUsage {
   cache_read_input_tokens: number;
 }
 
+export type AnthropicContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
 export interface AnthropicMessage {
   id: string;
   type: 'message';
   role: 'assistant';
   model: string;
-  content: Array<{ type: 'text'; text: string }>;
-  stop_reason: 'end_turn' | 'max_tokens' | null;
+  content: AnthropicContentBlock[];
+  stop_reason: 'end_turn' | 'max_tokens' | 'tool_use' | null;
   stop_sequence: null;
   usage?: AnthropicUsage;
 }
@@ -119,8 +138,8 @@ export interface AnthropicStreamEvent {
   type: string;
   message?: AnthropicMessage;
   index?: number;
-  content_block?: { type: 'text'; text: string };
-  delta?: { type?: 'text_delta'; text?: string; stop_reason?: string; stop_sequence?: null };
+  content_block?: AnthropicContentBlock;
+  delta?: { type?: 'text_delta' | 'input_json_delta'; text?: string; partial_json?: string; stop_reason?: string; stop_sequence?: null };
   usage?: { output_tokens: number | undefined };
 }
 

@@ -3,6 +3,8 @@
  * style rules read off the skill, and seeded draws for this path. Nothing else — in
  * particular never the case's expected answer.
  */
+import type { ChatMessage } from '../../../core/messages.js';
+import type { ToolDefinition } from '../../spec.js';
 import type { ModelProfile } from '../profiles.js';
 import type { StyleRules } from '../style-rules.js';
 
@@ -14,12 +16,22 @@ export interface SolveContext {
   /** The last user message: the task itself. */
   userText: string;
   style: StyleRules;
+  /** The non-system messages, tool calls and results included (a tool loop's state). */
+  conversation: readonly ChatMessage[];
+  /** Tools the request offered. */
+  tools: readonly ToolDefinition[];
   /** A uniform in [0, 1) for a named decision on this path; same label, same value. */
   draw(label: string): number;
 }
 
 export interface SimTask {
   readonly name: string;
-  /** The answer text, or undefined when the prompt is not this task. */
-  solve(context: SolveContext): string | undefined;
+  /** The answer text (or a turn that calls tools), or undefined when the prompt is not this task. */
+  solve(context: SolveContext): string | TaskReply | undefined;
+}
+
+/** A turn that calls tools; ids are the engine's to assign. */
+export interface TaskReply {
+  text: string;
+  toolCalls: Array<{ name: string; arguments: string }>;
 }

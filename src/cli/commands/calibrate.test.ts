@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { main } from '../main.js';
+import type { CliIO } from '../io.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+function capture(): { io: CliIO; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  const io: CliIO = { stdout: { write: (text) => void (out += text) }, stderr: { write: (text) => void (err += text) }, env: {}, cwd: root, signal: new AbortController().signal };
+  return { io, out: () => out, err: () => err };
+}
+
+// Small settings: these tests check the command's wiring, not the numbers (calibrate.test.ts does).
+const quick = ['--experiments', '40', '--search-experiments', '40', '--rounds', '100', '--categories', '0'];
+
+describe('isobudget calibrate', () => {
+  test('--json prints the plan and both scenarios, with the rounds used', async () => {
+    const { io, out } = capture();
+    expect(await main(['calibrate', '--cases', '100', '--effect', '0.2', '--seed', '3', ...quick, '--json'], io)).toBe(0);
+    const record = JSON.parse(out()) as Record<string, unknown> & { plan: { source: string; bestOfN: number[]; gates: { bootstrapRounds: number } }; null: { experiments: number }; rounds: number; search: { cases: number | null } };
+    expect(record.kind).toBe('calibration');
+    expect(record.plan.source).toBe('defaults');
+    expect(record.plan.bestOfN).toEqual([1, 4, 8]);
+    expect(record.plan.gates.bootstrapRounds).toBe(2000);
+    expect(record.rounds).toBe(100);
+    expect(record.null.experiments).toBe(40);
+    expect(record.search.cases).not.toBeNull();
+  });
+
+  test('the table names the rounds, the rates with CIs, and reads gates, best_of_n and cases from a YAML', async () => {
+    const { io, out } = capture();
+    expect(await main(['calibrate', 'examples/date-parser/experiment.yaml', '--effect', '0.25', ...quick], io)).toBe(0);
+    const text = out();
+    expect(text).toContain('examples/date-parser/experiment.yaml (cases: its val set)');
+    expect(text).toContain('200 cases');
+    expect(text).toContain('best_of_n 1, 8');
+    expect(text).toContain('100 bootstrap rounds per analysis (a run uses 2000)');
+    expect(text).toMatch(/null \(δ = 0\)\s+\d+\.\d% false promotion\s+\[\d+\.\d%, \d+\.\d%\]/);
+    expect(text).toMatch(/cases for 80% power at δ = \+0\.25: \d+ simulated/);
+  });
+
+  test('impossible plans are usage errors (exit 2) that say why', async () => {
+    const { io, err } = capture();
+    expect(await main(['calibrate', '--effect', '0.5', ...quick], io)).toBe(2);
+    expect(err()).toContain('out of reach');
+    expect(await main(['calibrate', '--spread', '0.6'], io)).toBe(2);
+    expect(await main(['calibrate', '--rounds', '10'], io)).toBe(2);
+  });
+});

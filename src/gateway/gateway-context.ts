@@ -1,0 +1,28 @@
+/** Gateway-wide state every handler shares. */
+import type { KeyBudgets } from './budget/key-budgets.js';
+import type { UpstreamAuth } from './forward-headers.js';
+import type { InFlight } from './in-flight.js';
+import type { KeyStore } from './keys/key-store.js';
+import type { CallSink } from './ledger/gateway-record.js';
+import type { UpstreamAgents } from './proxy/upstream-request.js';
+import type { Scrubber } from './scrubber.js';
+
+export interface GatewayContext {
+  /** Upstream base URL as configured. */
+  upstream: string;
+  /** The same without credentials or query: what logs and the ledger show. */
+  upstreamDisplay: string;
+  /** The gateway's own upstream credential (never logged, never returned). */
+  upstreamKey: string | undefined;
+  upstreamAuth: UpstreamAuth;
+  agents: UpstreamAgents;
+  keys: KeyStore;
+  budgets: KeyBudgets;
+  sink: CallSink;
+  scrub: Scrubber;
+  inFlight: InFlight;
+  upstreamTimeoutMs: number;
+  /** The upstream bills with our tokenizer (the simulator): no margin on prompt estimates. */
+  exactPrompt: boolean;
+  log: (line: string) => void;
+}

@@ -1,0 +1,107 @@
+/**
+ * The gateway's ledger record: the run ledger's CallRecord (role `gateway`), so the same
+ * readers, index and analysis apply, plus what only a gateway knows — the virtual key id
+ * (never the secret), the client session, the endpoint, time to first byte. Tags of the
+ * key fill the run fields; a call made outside a run gets `gateway` defaults.
+ */
+import type { FinishReason } from '../../core/finish-reason.js';
+import type { Usage } from '../../core/usage.js';
+import { LEDGER_SCHEMA_VERSION, type CallRecord } from '../../ledger/records.js';
+
+export interface GatewayCallRecord extends CallRecord {
+  role: 'gateway';
+  /** Virtual key id (public part only). */
+  key_id: string;
+  /** `x-claude-code-session-id` / `session-id` of the client. */
+  session_id: string | undefined;
+  /** Request path without the query, e.g. `/v1/messages`. */
+  endpoint: string;
+  stream: boolean;
+  /** Time to the first upstream body byte (ms). */
+  ttfb_ms: number | undefined;
+  /** The output cap the client asked for, before clamping (tokens). */
+  requested_max_tokens: number | undefined;
+  /** Every tag of the key (and of the request's x-isobudget-tags). */
+  tags: Record<string, string>;
+}
+
+export interface RecordInput {
+  keyId: string;
+  tags: Record<string, string>;
+  sessionId: string | undefined;
+  endpoint: string;
+  protocol: string;
+  baseUrl: string;
+  model: string;
+  stream: boolean;
+  usage: Usage | undefined;
+  finish: FinishReason;
+  maxTokens: number;
+  requestedMaxTokens: number | undefined;
+  latencyMs: number;
+  ttfbMs: number | undefined;
+  attempt: number;
+  status: number | undefined;
+  error: string | undefined;
+  note: string | undefined;
+  now: Date;
+}
+
+const SPLITS = new Set(['train', 'val', 'test', 'regression']);
+
+function intTag(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+export function buildGatewayRecord(input: RecordInput): GatewayCallRecord {
+  const { tags, usage } = input;
+  const split = tags['split'];
+  return {
+    schema_version: LEDGER_SCHEMA_VERSION,
+    kind: 'call',
+    run_id: tags['run'] ?? 'gateway',
+    case_id: tags['case'] ?? input.sessionId ?? '-',
+    arm: tags['arm'] ?? 'gateway',
+    n: intTag(tags['n'], 1),
+    path: intTag(tags['path'], 0),
+    paths: 1,
+    epoch: intTag(tags['epoch'], 0),
+    split: split !== undefined && SPLITS.has(split) ? (split as CallRecord['split']) : 'val',
+    model: input.model,
+    base_url: input.baseUrl,
+    protocol: input.protocol,
+    prompt_tokens: usage?.inputTokens,
+    completion_tokens: usage?.outputTokens,
+    total_tokens: usage?.totalTokens,
+    cached_tokens: usage?.cachedTokens,
+    reasoning_tokens: usage?.reasoningTokens,
+    // A call that was answered but reported no usage is unknown (invariant 2); a failed or
+    // refused call has no usage to miss and counts as a failure instead.
+    usage_missing: usage !== undefined && usage.totalTokens === undefined,
+    max_tokens: input.maxTokens,
+    finish_reason: input.finish.unified,
+    finish_reason_raw: input.finish.raw,
+    latency_ms: input.latencyMs,
+    attempt: input.attempt,
+    status: input.status,
+    role: 'gateway',
+    error: input.error,
+    retried: false,
+    note: input.note,
+    ts: input.now.toISOString(),
+    key_id: input.keyId,
+    session_id: input.sessionId,
+    endpoint: input.endpoint,
+    stream: input.stream,
+    ttfb_ms: input.ttfbMs,
+    requested_max_tokens: input.requestedMaxTokens,
+    tags: { ...tags },
+  };
+}
+
+/** Where records go: daily JSONL files for `isobudget gateway`, memory for a run's executor. */
+export interface CallSink {
+  write(record: GatewayCallRecord): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,155 @@
+/**
+ * One model call through the gateway: estimate the prompt, reserve budget (or deny with a
+ * 429 both real clients stop on), clamp the output cap, forward, relay the reply while
+ * reading its usage, settle the budget with what was billed, and write the ledger record.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { finishReason, type FinishReason } from '../../core/finish-reason.js';
+import { attemptNumber, sessionId, single, TAGS_HEADER } from '../client-credentials.js';
+import { askForStreamUsage, requestedCap } from '../clamp-request.js';
+import { budgetSpentReply, errorReply } from '../error-reply.js';
+import { upstreamRequestHeaders } from '../forward-headers.js';
+import type { GatewayContext } from '../gateway-context.js';
+import { parseTags, type VirtualKey } from '../keys/virtual-key.js';
+import { buildGatewayRecord, type RecordInput } from '../ledger/gateway-record.js';
+import { estimatePromptTokens } from '../prompt-estimate.js';
+import type { Family, GenerationProtocol } from '../routes.js';
+import { upstreamUrl } from '../upstream-url.js';
+import { observeJsonBody } from '../usage/body-observer.js';
+import { errorMessageOf, parseJsonSafe, type CallObservation } from '../usage/observation.js';
+import { SseDecoder } from '../usage/sse-decoder.js';
+import { createStreamObserver } from '../usage/stream-observer.js';
+import { relayResponse, type RelayEnd } from './relay.js';
+import { sendReply } from './send-reply.js';
+import { sendUpstream, UpstreamFailure } from './upstream-request.js';
+
+export interface ModelCall {
+  request: IncomingMessage;
+  response: ServerResponse;
+  protocol: GenerationProtocol;
+  family: Family;
+  key: VirtualKey;
+  body: Record<string, unknown>;
+  raw: Buffer;
+  /** performance.now() when the request arrived. */
+  started: number;
+}
+
+export async function forwardCall(context: GatewayContext, call: ModelCall): Promise<void> {
+  const { request, response, protocol, family, key, body } = call;
+  const leave = context.inFlight.enter(key.id);
+  const clientGone = new AbortController();
+  response.once('close', () => clientGone.abort());
+  const base = recordBase(context, call);
+  const record = (fields: Omit<RecordInput, keyof typeof base | 'latencyMs' | 'now'>): void => {
+    const entry = buildGatewayRecord({ ...base, ...fields, latencyMs: Math.round(performance.now() - call.started), now: new Date() });
+    context.sink.write(entry);
+    context.log(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
+  };
+  try {
+    const promptTokens = key.budget === undefined ? 0 : await estimatePromptTokens(call.raw.toString('utf8'), context.exactPrompt);
+    const admission = await context.budgets.admit({ key, protocol, body, promptTokens, signal: clientGone.signal });
+    const requested = requestedCap(protocol, body);
+    if (!admission.ok) {
+      sendReply(response, budgetSpentReply(family, admission.detail));
+      record({ usage: undefined, finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: requested, ttfbMs: undefined, status: 429, error: `budget spent: ${admission.detail}`, note: 'denied by the gateway' });
+      return;
+    }
+    const { clamp, reservation } = admission;
+    const outgoing = askForStreamUsage(protocol, clamp?.body ?? body);
+    const payload = outgoing === body ? call.raw : Buffer.from(JSON.stringify(outgoing));
+    const maxTokens = clamp?.maxTokens ?? requested ?? 0;
+    const note = clamp?.clamped ? `output cap ${requested ?? 'none'} → ${clamp.maxTokens} (budget)` : undefined;
+
+    let upstream;
+    try {
+      upstream = await sendUpstream({
+        url: upstreamUrl(context.upstream, request.url ?? '/'),
+        method: 'POST',
+        headers: upstreamRequestHeaders(request.headers, family, context.upstreamAuth, context.upstreamKey, payload.length),
+        body: payload,
+        agents: context.agents,
+        timeoutMs: context.upstreamTimeoutMs,
+      });
+    } catch (error) {
+      context.budgets.release(key, reservation);
+      const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'cannot reach upstream');
+      sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));
+      record({ usage: undefined, finish: finishReason('error', 'upstream_unreachable'), maxTokens, requestedMaxTokens: requested, ttfbMs: undefined, status: failure.status, error: failure.message, note });
+      return;
+    }
+
+    const status = upstream.response.statusCode ?? 502;
+    const ok = status >= 200 && status < 300;
+    const contentType = single(upstream.response.headers['content-type']) ?? '';
+    const observe = ok ? observer(protocol, contentType.includes('text/event-stream')) : undefined;
+    await relayResponse({
+      upstream,
+      client: response,
+      scrub: context.scrub,
+      started: call.started,
+      observe: observe?.push,
+      finish: (end: RelayEnd) => {
+        const seen: CallObservation | undefined = observe?.result();
+        const billed = seen?.usage.totalTokens;
+        if (ok) context.budgets.settle(key, reservation, billed);
+        else context.budgets.release(key, reservation);
+        const upstreamError = ok ? seen?.error : errorMessageOf(parseJsonSafe(end.body?.toString('utf8') ?? '')) ?? `HTTP ${status}`;
+        const error = end.cut ?? (upstreamError === undefined ? undefined : context.scrub.text(`upstream ${status}: ${upstreamError}`));
+        record({
+          usage: ok ? seen?.usage : undefined,
+          finish: finishOf(seen?.finish, ok && end.completed, clamp?.clamped === true),
+          maxTokens, requestedMaxTokens: requested, ttfbMs: end.ttfbMs === undefined ? undefined : Math.round(end.ttfbMs), status, error, note,
+        });
+      },
+    });
+  } finally {
+    leave();
+  }
+}
+
+function recordBase(context: GatewayContext, call: ModelCall) {
+  const { request, key, body, protocol } = call;
+  let headerTags: Record<string, string> = {};
+  try {
+    headerTags = parseTags(single(request.headers[TAGS_HEADER]));
+  } catch {
+    // Malformed call tags are ignored: the key's tags still identify the call.
+  }
+  return {
+    keyId: key.id,
+    tags: { ...headerTags, ...key.tags },
+    sessionId: sessionId(request.headers),
+    endpoint: (request.url ?? '/').split('?')[0] ?? '/',
+    protocol,
+    baseUrl: context.upstreamDisplay,
+    model: typeof body['model'] === 'string' ? body['model'] : 'unknown',
+    stream: body['stream'] === true,
+    attempt: attemptNumber(request.headers),
+  };
+}
+
+/** A cut the budget imposed that the model ran into is budget exhaustion, as in the runner. */
+function finishOf(seen: FinishReason | undefined, completed: boolean, clamped: boolean): FinishReason {
+  if (!completed) return seen?.unified === 'stop' ? seen : finishReason('error', seen?.raw);
+  const finish = seen ?? finishReason('error', undefined);
+  return finish.unified === 'length' && clamped ? finishReason('budget_exhausted', finish.raw) : finish;
+}
+
+function observer(protocol: GenerationProtocol, sse: boolean): { push: (chunk: Buffer) => void; result: () => CallObservation } {
+  if (sse) {
+    const decoder = new SseDecoder();
+    const stream = createStreamObserver(protocol);
+    return {
+      push: (chunk) => {
+        for (const event of decoder.push(chunk)) stream.onEvent(event);
+      },
+      result: () => {
+        for (const event of decoder.end()) stream.onEvent(event);
+        return stream.result();
+      },
+    };
+  }
+  const chunks: Buffer[] = [];
+  return { push: (chunk) => chunks.push(chunk), result: () => observeJsonBody(protocol, Buffer.concat(chunks).toString('utf8')) };
+}

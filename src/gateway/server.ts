@@ -1,0 +1,167 @@
+/**
+ * `isobudget gateway`: a local HTTP gateway in front of an upstream base URL (DESIGN §8).
+ * Serves `/v1/messages` (+ `?beta=true`, `count_tokens`), `/v1/chat/completions`,
+ * `/v1/responses` and `GET /v1/models` to clients holding a virtual key; model calls are
+ * budgeted, clamped, passed through unbuffered and recorded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { IsobudgetError } from '../core/errors.js';
+import { readBody } from '../providers/sim/http/http-io.js';
+import { checkBind } from './bind-policy.js';
+import { KeyBudgets } from './budget/key-budgets.js';
+import { accessTokenMatches, presentedKeys } from './client-credentials.js';
+import { errorReply, unauthorizedReply, type GatewayReply } from './error-reply.js';
+import type { UpstreamAuth } from './forward-headers.js';
+import type { GatewayContext } from './gateway-context.js';
+import { InFlight } from './in-flight.js';
+import type { KeyStore } from './keys/key-store.js';
+import type { VirtualKey } from './keys/virtual-key.js';
+import type { CallSink } from './ledger/gateway-record.js';
+import { forwardCall } from './proxy/forward-call.js';
+import { passThrough } from './proxy/pass-through.js';
+import { sendReply } from './proxy/send-reply.js';
+import { closeAgents, createAgents } from './proxy/upstream-request.js';
+import { familyOf, findRoute } from './routes.js';
+import { makeScrubber } from './scrubber.js';
+import { displayUrl } from './upstream-url.js';
+
+export interface GatewayOptions {
+  /** Upstream base URL, e.g. https://api.anthropic.com or http://127.0.0.1:8787/v1. */
+  upstream: string;
+  /** The gateway's upstream credential (a value; the CLI reads it from the env var it is told). */
+  upstreamKey?: string;
+  upstreamAuth?: UpstreamAuth;
+  /** Default 127.0.0.1; anything else needs allowRemote and accessToken. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  allowRemote?: boolean;
+  /** Required as `x-isobudget-access-token` on every request when set. */
+  accessToken?: string;
+  keys: KeyStore;
+  sink: CallSink;
+  /** Largest request body (bytes, default 32 MiB); larger gets a clean 413. */
+  maxBodyBytes?: number;
+  /** Idle limit on an upstream response (ms, default 10 min). */
+  upstreamTimeoutMs?: number;
+  /** Longest a call waits for in-flight reservations of its key to settle (ms, default 10 min). */
+  budgetWaitMs?: number;
+  /** The upstream bills with our tokenizer (the simulator). */
+  exactPrompt?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Gateway {
+  /** `http://127.0.0.1:PORT`: the Anthropic base URL; OpenAI clients use `${url}/v1`. */
+  url: string;
+  port: number;
+  inFlight: InFlight;
+  budgets: KeyBudgets;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const host = options.host ?? '127.0.0.1';
+  checkBind({ host, allowRemote: options.allowRemote === true, accessToken: options.accessToken });
+  if (!/^https?:\/\//.test(options.upstream)) {
+    throw new IsobudgetError('usage', `--upstream must be an http(s) URL, got '${options.upstream}'`, { hint: 'e.g. --upstream https://api.anthropic.com' });
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const context: GatewayContext = {
+    upstream: options.upstream,
+    upstreamDisplay: displayUrl(options.upstream),
+    upstreamKey: options.upstreamKey,
+    upstreamAuth: options.upstreamAuth ?? 'auto',
+    agents: createAgents(),
+    keys: options.keys,
+    budgets: new KeyBudgets(options.keys, options.budgetWaitMs),
+    sink: options.sink,
+    scrub: makeScrubber(options.upstreamKey),
+    inFlight: new InFlight(),
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 600_000,
+    exactPrompt: options.exactPrompt === true,
+    log: options.log ?? (() => undefined),
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+    const family = familyOf(pathname, request.headers);
+    const reply = (value: GatewayReply): void => sendReply(response, value, request.method === 'HEAD');
+    if (options.accessToken !== undefined && !accessTokenMatches(request.headers, options.accessToken)) {
+      return reply(unauthorizedReply(family, 'missing or wrong x-isobudget-access-token'));
+    }
+    const route = findRoute(pathname);
+    if (!route) return reply(errorReply(family, 404, `isobudget gateway: no route for ${request.method ?? ''} ${pathname}`, { code: 'unknown_url' }));
+    if (route.method !== request.method) return reply(errorReply(family, 405, `isobudget gateway: ${request.method ?? ''} not allowed on ${pathname}`, { headers: { allow: route.method } }));
+    const key = authenticate(context.keys, request);
+    if (typeof key === 'string') return reply(unauthorizedReply(family, key));
+    if (route.method === 'GET') return passThrough(context, request, response, family, undefined);
+
+    const read = await readBody(request, maxBodyBytes);
+    if (read.kind === 'too_large') {
+      return reply(errorReply(family, 413, `isobudget gateway: request body of ${read.bytes} bytes exceeds the ${maxBodyBytes}-byte limit`, { code: 'request_too_large', headers: { connection: 'close' } }));
+    }
+    if (route.protocol === undefined) return passThrough(context, request, response, family, read.body);
+    let body: unknown;
+    try {
+      body = JSON.parse(read.body.toString('utf8'));
+    } catch {
+      return reply(errorReply(family, 400, 'isobudget gateway: the request body is not valid JSON', { code: 'invalid_json' }));
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return reply(errorReply(family, 400, 'isobudget gateway: the request body must be a JSON object', { code: 'invalid_json' }));
+    }
+    await forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, started });
+  }
+
+  const server = createServer({ keepAlive: true, noDelay: true }, (request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // A client that went away mid-body, or a bug: answer if we still can, never with details.
+      context.log(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
+      if (!response.headersSent && !response.destroyed) sendReply(response, errorReply('openai', 500, 'isobudget gateway: internal error'));
+      else response.destroy();
+    });
+  });
+  // Codex tries a WebSocket upgrade on /v1/responses first and falls back to HTTP on a 404.
+  server.on('upgrade', (_request, socket) => {
+    const body = JSON.stringify({ error: { message: 'isobudget gateway: WebSocket is not supported; use HTTP', type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+    socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    port: address.port,
+    inFlight: context.inFlight,
+    budgets: context.budgets,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        closeAgents(context.agents);
+      }),
+  };
+}
+
+/** The virtual key a request presents, or why it is refused. Never echoes what was presented. */
+function authenticate(keys: KeyStore, request: IncomingMessage): VirtualKey | string {
+  const presented = presentedKeys(request.headers);
+  if (presented.length === 0) return 'no virtual key: send one as Authorization: Bearer or x-api-key (mint it with `isobudget gateway keys create`)';
+  for (const secret of presented) {
+    const key = keys.verify(secret);
+    if (key && !key.revoked) return key;
+    if (key?.revoked) return `virtual key ${key.id} is revoked`;
+  }
+  return 'unknown virtual key';
+}

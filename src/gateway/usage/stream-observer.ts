@@ -1,0 +1,115 @@
+/**
+ * Usage from a stream, event by event, as the events pass through to the client:
+ * - Anthropic: `message_start` carries the input usage, `message_delta` the final output
+ *   count (cumulative); without a `message_delta` the output is unknown, not the
+ *   placeholder `message_start` sent.
+ * - OpenAI chat: the final chunk carries `usage` (asked for with include_usage).
+ * - Responses: `response.completed` / `.incomplete` / `.failed` carry the whole response.
+ * Only events that can carry usage are parsed, so long streams cost little.
+ */
+import { makeUsage } from '../../core/usage.js';
+import { mapAnthropicFinishReason } from '../../providers/anthropic-messages/map-anthropic-finish-reason.js';
+import { mapAnthropicUsage } from '../../providers/anthropic-messages/map-anthropic-usage.js';
+import { isRecord, readArray, readRecord, readString } from '../../providers/json-fields.js';
+import { mapOpenAIUsage } from '../../providers/openai-chat/map-openai-usage.js';
+import { mapResponsesUsage } from '../../providers/openai-responses/map-responses-usage.js';
+import type { GenerationProtocol } from '../routes.js';
+import { chatFinish, responsesFinish } from './body-observer.js';
+import { emptyObservation, errorMessageOf, parseJsonSafe, type CallObservation } from './observation.js';
+import type { StreamEvent } from './sse-decoder.js';
+
+export interface StreamObserver {
+  onEvent(event: StreamEvent): void;
+  result(): CallObservation;
+}
+
+export function createStreamObserver(protocol: GenerationProtocol): StreamObserver {
+  if (protocol === 'anthropic-messages') return anthropicObserver();
+  if (protocol === 'openai-chat') return chatObserver();
+  return responsesObserver();
+}
+
+function anthropicObserver(): StreamObserver {
+  const observation = emptyObservation();
+  const usage: Record<string, unknown> = {};
+  let final = false;
+  const merge = (fields: unknown): void => {
+    if (!isRecord(fields)) return;
+    for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined) usage[name] = value;
+  };
+  return {
+    onEvent({ event, data }) {
+      if (event !== undefined && event !== 'message_start' && event !== 'message_delta' && event !== 'error') return;
+      const payload = parseJsonSafe(data);
+      const type = readString(payload, 'type') ?? event;
+      if (type === 'message_start') {
+        const message = readRecord(payload, 'message');
+        observation.model = readString(message, 'model');
+        merge(readRecord(message, 'usage'));
+      } else if (type === 'message_delta') {
+        // message_delta usage is cumulative: it replaces what message_start said.
+        const delta = readRecord(payload, 'usage');
+        if (delta) {
+          merge(delta);
+          final = true;
+        }
+        observation.finish = mapAnthropicFinishReason(readString(readRecord(payload, 'delta'), 'stop_reason'));
+      } else if (type === 'error') {
+        observation.error = errorMessageOf(payload) ?? 'error event in stream';
+      }
+    },
+    result() {
+      const mapped = mapAnthropicUsage(Object.keys(usage).length === 0 ? undefined : usage);
+      return { ...observation, usage: final ? mapped : makeUsage({ ...mapped, outputTokens: undefined, totalTokens: undefined }) };
+    },
+  };
+}
+
+function chatObserver(): StreamObserver {
+  const observation = emptyObservation();
+  const finishes: unknown[] = [];
+  return {
+    onEvent({ data }) {
+      const first = observation.model === undefined;
+      const interesting = first || data.includes('"usage":{') || data.includes('"finish_reason":"') || data.includes('"error"');
+      if (!interesting || data === '[DONE]') return;
+      const chunk = parseJsonSafe(data);
+      if (first) observation.model = readString(chunk, 'model');
+      const usage = readRecord(chunk, 'usage');
+      if (usage) observation.usage = mapOpenAIUsage(usage);
+      for (const choice of readArray(chunk, 'choices') ?? []) if (readString(choice, 'finish_reason') !== undefined) finishes.push(choice);
+      observation.error ??= errorMessageOf(chunk);
+    },
+    result() {
+      return { ...observation, finish: chatFinish(finishes) };
+    },
+  };
+}
+
+const RESPONSES_FINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+function responsesObserver(): StreamObserver {
+  const observation = emptyObservation();
+  return {
+    onEvent({ event, data }) {
+      const named = event !== undefined;
+      if (named && !RESPONSES_FINAL.has(event) && event !== 'response.created' && event !== 'error') return;
+      if (!named && !data.includes('"response.')) return;
+      const payload = parseJsonSafe(data);
+      const type = readString(payload, 'type') ?? event ?? '';
+      const response = readRecord(payload, 'response');
+      if (type === 'response.created') observation.model = readString(response, 'model');
+      else if (RESPONSES_FINAL.has(type)) {
+        observation.model = readString(response, 'model') ?? observation.model;
+        observation.usage = mapResponsesUsage(readRecord(response, 'usage'));
+        observation.finish = responsesFinish(response);
+        if (type === 'response.failed') observation.error = readString(readRecord(response, 'error'), 'message') ?? 'response failed';
+      } else if (type === 'error') {
+        observation.error = readString(payload, 'message') ?? errorMessageOf(payload) ?? 'error event in stream';
+      }
+    },
+    result() {
+      return { ...observation };
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The run report: one self-contained HTML file (no network, no CDN, printable). Pure apart
+ * from time spent: data in, string out. Charts are Vega-Lite specs rendered to SVG here.
+ */
+import type { Manifest } from '../../ledger/manifest.js';
+import type { ResultRecord } from '../../ledger/records.js';
+import type { VerdictRecord } from '../../verdict/record.js';
+import { armTableSection } from './arm-table-section.js';
+import { attributionSection } from './attribution-section.js';
+import { CASE_BROWSER_SCRIPT } from './case-browser-script.js';
+import { caseBrowserSection } from './case-browser-section.js';
+import { caseBrowserData, type CaseDataOptions, type CaseText } from './case-data.js';
+import { escapeHtml as h } from './escape.js';
+import { forestRows, forestSpec } from './forest-chart.js';
+import { isoBudgetData } from './iso-budget-data.js';
+import { isoBudgetSpec } from './iso-budget-chart.js';
+import { renderPage } from './page.js';
+import { regressionSection } from './regression-section.js';
+import { renderChart } from './render-svg.js';
+import { REPORT_CSS } from './styles.js';
+import { budgetShown, tokenSpec } from './token-chart.js';
+import { count } from './format.js';
+import { verdictSection } from './verdict-section.js';
+
+export interface ReportInput {
+  verdict: VerdictRecord;
+  manifest: Manifest | undefined;
+  results: readonly ResultRecord[];
+  /** Inputs and expected answers by case id (empty when the datasets are not available). */
+  texts: ReadonlyMap<string, CaseText>;
+  /** Said at the foot of the report, e.g. why inputs are missing. */
+  notes: readonly string[];
+  generatedAt: Date;
+  caseData?: CaseDataOptions;
+}
+
+export interface RenderedReport {
+  html: string;
+  /** Chart warnings from vega (empty unless a spec is wrong). */
+  warnings: string[];
+}
+
+export async function renderReport(input: ReportInput): Promise<RenderedReport> {
+  const { verdict, manifest, results } = input;
+  const confidence = verdict.gates.confidence;
+  const budget = verdict.same_budget?.budget ?? manifest?.config.budget.totalTokensPerCase;
+  const evaluated = results.filter((r) => r.split !== 'regression');
+  const order = verdict.arms.map((a) => a.arm);
+  const variants = new Map(verdict.arms.map((a) => [a.arm, a.variant]));
+  const samples = evaluated.flatMap((r) => (r.total_tokens === undefined ? [] : [{ arm: r.arm, variant: variants.get(r.arm) ?? r.variant, tokens: r.total_tokens }]));
+  const forest = forestRows(verdict);
+  const charts = await Promise.all([
+    verdict.arms.length ? renderChart(isoBudgetSpec(isoBudgetData(verdict.arms, results, confidence), budget, confidence), 'iso') : undefined,
+    forest.length ? renderChart(forestSpec(forest, verdict.gates.min_same_budget_gain, verdict.categories[0]?.confidence), 'forest') : undefined,
+    samples.length ? renderChart(tokenSpec(samples, order, budget), 'tokens') : undefined,
+  ]);
+  const [iso, forestChart, tokens] = charts;
+  const chart = (rendered: { svg: string } | undefined, cls: string, title: string, caption: string, empty: string): string =>
+    `<figure class="chart ${cls}"><figcaption><b>${h(title)}</b> ${h(caption)}</figcaption>${rendered ? rendered.svg : `<p class="muted">${h(empty)}</p>`}</figure>`;
+  const level = `${Math.round(confidence * 100)}%`;
+  const categories = verdict.categories.length;
+  const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
+  const cases = caseBrowserData(results, input.texts, input.caseData);
+  const attribution = (verdict as VerdictRecord & { attribution?: unknown }).attribution;
+  const body = [
+    `<h1>isobudget report</h1>`,
+    verdictSection(verdict, manifest),
+    `<section><h2>Pass rate against spend</h2><div class="charts">`,
+    chart(iso, '', 'Did the candidate move up, or only right?', `Each arm's pass rate against its mean billed tokens per case: up is better, right costs more. Dashed grey: baseline → candidate at the same n. Green staircase: the Pareto frontier of what could ship (pass@1, selected@N). Hollow: the pass@N oracle, an upper bound. Bars: ${level} Wilson intervals on rates, normal intervals on mean tokens.${budget === undefined ? '' : ` Every arm is capped at B = ${count(budget)} tokens per case.`}`, 'No arm has known token usage.'),
+    chart(forestChart, '', 'Per-category deltas at the same budget', `Candidate − baseline pass@1 at n=1; rows: category · cases · baseline→candidate. Category bars are ${categoryLevel} intervals: a bar entirely left of 0 is a category the verdict counts as significantly worse. Dotted green: the minimum gain.`, 'No same-budget comparison.'),
+    chart(tokens, 'wide', 'Tokens per case, by arm', `Billed prompt + completion tokens of every call of a case in one arm; black rule: the mean.${budget === undefined ? '' : budgetShown(samples, budget) ? ' Red dashed: B.' : ` B = ${count(budget)} is off this scale: no case got to half of it.`}`, 'No token usage was recorded.'),
+    `</div></section>`,
+    armTableSection(verdict.arms, manifest, confidence),
+    attributionSection(attribution),
+    regressionSection(verdict, cases),
+    caseBrowserSection(cases),
+    footer(input),
+  ].join('\n');
+  const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });
+  return { html, warnings: charts.flatMap((c) => c?.warnings ?? []) };
+}
+
+function footer(input: ReportInput): string {
+  const { verdict, manifest } = input;
+  const rows: Array<[string, string]> = [
+    ['run', verdict.run_id],
+    ['experiment', verdict.experiment],
+    ['verdict decided', verdict.created_at],
+    ['report written', input.generatedAt.toISOString()],
+    ['method', `paired by ${verdict.method.pairing}; ${verdict.method.interval.toUpperCase()} intervals (${verdict.method.also} beside), ${verdict.method.rounds} rounds, seed ${verdict.method.seed}, ${verdict.method.prng}; categories ${verdict.method.category_adjustment}; pass@k ${verdict.method.pass_at_k}`],
+    ['gates', `min same-budget gain ${verdict.gates.min_same_budget_gain}, max tokens/success growth ×${verdict.gates.max_token_growth_ratio}, max p95 latency growth ×${verdict.gates.max_latency_growth_ratio}, confidence ${verdict.gates.confidence}`],
+  ];
+  if (manifest) {
+    rows.push(['config', `${manifest.config_path} (sha256 ${manifest.config_hash.slice(0, 16)}…)`]);
+    for (const [name, d] of Object.entries(manifest.datasets)) rows.push([`dataset ${name}`, `${d.path} · ${d.cases} cases · sha256 ${d.sha256.slice(0, 16)}…`]);
+    rows.push(['scorer / selector', `${manifest.scorer.name} ${manifest.scorer.version} / ${manifest.selector}`]);
+    rows.push(['tool', `${manifest.tool.name} ${manifest.tool.version}, node ${manifest.node}`]);
+  }
+  for (const note of input.notes) rows.push(['note', note]);
+  return `<footer class="meta"><dl>${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('')}</dl></footer>`;
+}

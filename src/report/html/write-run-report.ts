@@ -1,0 +1,21 @@
+/** Writes `report.html` into a run directory (atomically: a reader never sees half a page). */
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { VerdictRecord } from '../../verdict/record.js';
+import { loadReportInput } from './load-report-input.js';
+import { renderReport } from './render-report.js';
+
+export interface WrittenReport {
+  file: string;
+  bytes: number;
+  warnings: string[];
+}
+
+export async function writeRunReport(dir: string, options: { verdict?: VerdictRecord; out?: string } = {}): Promise<WrittenReport> {
+  const { html, warnings } = await renderReport(loadReportInput(dir, options.verdict));
+  const file = options.out ?? join(dir, 'report.html');
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, html);
+  renameSync(temp, file);
+  return { file, bytes: Buffer.byteLength(html), warnings };
+}
