@@ -23,6 +23,9 @@ export const DEFAULTS = {
   bootstrapRounds: 2000,
   confidence: 0.95,
   executor: 'chat',
+  /** `agent` executor: model calls per path at most, and one tool call's time limit (ms). */
+  agentMaxTurns: 8,
+  toolTimeoutMs: 5_000,
   scorer: 'normalized',
   selector: 'oracle',
   containsIgnoreCase: true,

@@ -4,6 +4,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
+import { normalizeAgentExecutor } from './normalize-agent.js';
 import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
@@ -182,7 +183,7 @@ export function normalizeConfig(
       confidence: raw.gates?.confidence ?? DEFAULTS.confidence,
     },
     variants,
-    executor: { type: 'chat' },
+    executor: typeof raw.executor === 'object' && raw.executor.type === 'agent' ? normalizeAgentExecutor(raw.executor, context.configDir, files, context.problems) : { type: 'chat' },
     scorer: scorer(raw.scorer, ['scorer'], context),
     selector: selector(raw.selector, context),
     epochs: raw.epochs ?? DEFAULTS.epochs,

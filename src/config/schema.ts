@@ -5,6 +5,7 @@
  * annotations from `DEFAULTS`, applied by `normalize.ts`.
  */
 import { z } from 'zod';
+import { agentExecutorSchema } from './agent-schema.js';
 import { DEFAULTS } from './defaults.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 
@@ -240,7 +241,11 @@ export const experimentSchema = z
     budget: opt(budget, 'The token budget every arm gets per case.'),
     datasets,
     gates: opt(gates, 'Verdict thresholds.'),
-    executor: opt(z.union([z.literal('chat'), z.strictObject({ type: z.literal('chat') })]), 'How a path runs: `chat` (one model call per path).', DEFAULTS.executor),
+    executor: opt(
+      z.union([z.literal('chat'), z.discriminatedUnion('type', [z.strictObject({ type: z.literal('chat') }), agentExecutorSchema])]),
+      'How a path runs: `chat` (one model call per path) or { type: agent, tools: […] } (a tool loop).',
+      DEFAULTS.executor,
+    ),
     scorer: opt(scorer, SCORER_HELP, DEFAULTS.scorer),
     selector: opt(selector, SELECTOR_HELP, DEFAULTS.selector),
     epochs: opt(positiveInt(), 'Repeats of the n=1 arms, for precision.', DEFAULTS.epochs),

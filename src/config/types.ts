@@ -46,6 +46,25 @@ export type SelectorConfig =
   | { type: 'judge'; model: string; maxTokens: number }
   | { type: 'verifier'; scorer: ScorerConfig | undefined };
 
+/** A tool the agent executor offers: a module export or a command (DESIGN §2). */
+export interface ToolConfig {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  /** Absolute module path and export name, or an argv (no shell; arguments JSON appended). */
+  source: { kind: 'module'; module: string; export: string } | { kind: 'command'; argv: string[] };
+}
+
+export interface AgentExecutorConfig {
+  type: 'agent';
+  /** Model calls per path at most, the final answer included. */
+  maxTurns: number;
+  /** Wall-clock limit of one tool call (ms). */
+  toolTimeoutMs: number;
+  tools: ToolConfig[];
+}
+
 export interface RetryConfig {
   /** Attempts per call including the first. */
   maxAttempts: number;
@@ -92,7 +111,7 @@ export interface ExperimentConfig {
   datasets: DatasetsConfig;
   gates: GatesConfig;
   variants: { baseline: VariantConfig; candidate: VariantConfig };
-  executor: { type: 'chat' };
+  executor: { type: 'chat' } | AgentExecutorConfig;
   scorer: ScorerConfig;
   selector: SelectorConfig;
   /** Repeats of the n=1 arms, for precision. */

@@ -20,7 +20,12 @@ import type { PathPair } from './paired-rows.js';
 
 type Column = 'sa' | 'sb' | 'x' | 'y' | 'xx' | 'xy' | 'px' | 'py' | 'pxx' | 'pyy' | 'pxy';
 
-const slope = (s: Record<Column, number>, n: number): number => (n * s.xy - s.x * s.y) / (n * s.xx - s.x * s.x);
+// With no spread in length difference there is nothing to regress on: the slope is 0 and the
+// controlled gain equals the raw one (equal lengths need no control).
+const slope = (s: Record<Column, number>, n: number): number => {
+  const spread = n * s.xx - s.x * s.x;
+  return spread <= 1e-9 * n * n ? 0 : (n * s.xy - s.x * s.y) / spread;
+};
 const lengthControlled: SumStatistic<Column> = (s, n) => (s.y - slope(s, n) * s.x) / n;
 // Pearson r over the 2n paths (both arms' values summed per case, so resampling stays paired).
 const correlation: SumStatistic<Column> = (s, n) => {

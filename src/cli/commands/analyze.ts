@@ -12,11 +12,11 @@ import { decideVerdict } from '../../verdict/decide.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
-import { printVerdict } from './finish-run.js';
+import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [gate flags]
-isobudget analyze --ledger FILE.jsonl [--budget B] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [gate flags]
+const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
+isobudget analyze --ledger FILE.jsonl [--budget B] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
 exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
 
@@ -37,6 +37,8 @@ export const analyzeCommand: CommandSpec = {
       gate: { type: 'boolean' },
       json: { type: 'boolean' },
       markdown: { type: 'boolean' },
+      junit: { type: 'string' },
+      'no-report': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     }, USAGE);
     if (values.help) {
@@ -54,7 +56,7 @@ export const analyzeCommand: CommandSpec = {
     set('confidence', numberOption('confidence', values.confidence));
     if (gates.confidence !== undefined && !(gates.confidence > 0 && gates.confidence < 1)) throw new IsobudgetError('usage', '--confidence must be between 0 and 1 (e.g. 0.95)');
     if (gates.bootstrapRounds !== undefined && gates.bootstrapRounds < 100) throw new IsobudgetError('usage', '--rounds must be at least 100');
-    const options = { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true };
+    const options = { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) };
 
     if (values.ledger !== undefined) {
       const file = resolve(io.cwd, values.ledger);
@@ -86,7 +88,11 @@ export const analyzeCommand: CommandSpec = {
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'analyze: pass a RUN_DIR or --ledger FILE.jsonl', { hint: USAGE });
     const runDir = resolve(io.cwd, dir);
-    // Other gates are a what-if: keep the run's own verdict.json as it was decided.
-    return printVerdict(verdictForRun(runDir, gates, Object.keys(gates).length === 0), io, options, runDir);
+    // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
+    const decided = Object.keys(gates).length === 0;
+    const verdict = verdictForRun(runDir, gates, decided);
+    const code = printVerdict(verdict, io, options, runDir);
+    if (decided && values['no-report'] !== true) await writeReport(runDir, verdict, io, options);
+    return code;
   },
 };

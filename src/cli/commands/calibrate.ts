@@ -15,10 +15,10 @@ import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const D = CALIBRATION_DEFAULTS;
-const USAGE = `isobudget calibrate [EXPERIMENT.yaml] [--cases ${D.cases}] [--baseline-pass ${D.baselinePass}] [--spread ${D.spread}] [--effect ${D.effect}]
-    [--categories ${D.categories}] [--experiments ${D.experiments}] [--search-experiments ${D.searchExperiments}] [--rounds ${D.rounds}]
-    [--max-cases ${D.searchMax}] [--seed ${D.seed}] [--all-arms] [--json]
+const defaults = CALIBRATION_DEFAULTS;
+const USAGE = `isobudget calibrate [EXPERIMENT.yaml] [--cases ${defaults.cases}] [--baseline-pass ${defaults.baselinePass}] [--spread ${defaults.spread}] [--effect ${defaults.effect}]
+    [--categories ${defaults.categories}] [--experiments ${defaults.experiments}] [--search-experiments ${defaults.searchExperiments}] [--rounds ${defaults.rounds}]
+    [--max-cases ${defaults.searchMax}] [--seed ${defaults.seed}] [--all-arms] [--json]
 Gates, best_of_n and B come from EXPERIMENT.yaml (cases from its val set unless --cases), else from the defaults.
 --effect is the true population pass-rate delta (probability scale); --spread the SD of per-case pass probabilities.`;
 
@@ -48,19 +48,19 @@ export const calibrateCommand: CommandSpec = {
     const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
     const config = file === undefined ? undefined : await loadConfig(file);
     const valCases = values.cases === undefined ? await plannedCases(config) : undefined;
-    const cases = intOption('cases', values.cases) ?? valCases ?? D.cases;
+    const cases = intOption('cases', values.cases) ?? valCases ?? defaults.cases;
     const choices: CalibrationChoices = {
       cases,
-      baselinePass: numberOption('baseline-pass', values['baseline-pass']) ?? D.baselinePass,
-      spread: numberOption('spread', values.spread) ?? D.spread,
-      effect: numberOption('effect', values.effect) ?? D.effect,
-      categories: intOption('categories', values.categories) ?? D.categories,
-      experiments: intOption('experiments', values.experiments) ?? D.experiments,
-      searchExperiments: intOption('search-experiments', values['search-experiments']) ?? D.searchExperiments,
-      rounds: intOption('rounds', values.rounds) ?? D.rounds,
-      seed: intOption('seed', values.seed) ?? D.seed,
+      baselinePass: numberOption('baseline-pass', values['baseline-pass']) ?? defaults.baselinePass,
+      spread: numberOption('spread', values.spread) ?? defaults.spread,
+      effect: numberOption('effect', values.effect) ?? defaults.effect,
+      categories: intOption('categories', values.categories) ?? defaults.categories,
+      experiments: intOption('experiments', values.experiments) ?? defaults.experiments,
+      searchExperiments: intOption('search-experiments', values['search-experiments']) ?? defaults.searchExperiments,
+      rounds: intOption('rounds', values.rounds) ?? defaults.rounds,
+      seed: intOption('seed', values.seed) ?? defaults.seed,
       allArms: values['all-arms'] === true,
-      searchMax: intOption('max-cases', values['max-cases']) ?? D.searchMax,
+      searchMax: intOption('max-cases', values['max-cases']) ?? defaults.searchMax,
     };
     check(choices);
     const plan = calibrationPlan(choices, config);

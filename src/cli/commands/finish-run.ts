@@ -5,7 +5,9 @@ import { renderMarkdownSummary } from '../../report/markdown-summary.js';
 import type { GatesConfig } from '../../config/types.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { VerdictRecord } from '../../verdict/record.js';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { renderJunit } from '../../report/junit.js';
+import { writeRunReport } from '../../report/html/write-run-report.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 
@@ -14,11 +16,27 @@ export interface FinishOptions {
   json: boolean;
   markdown: boolean;
   gates?: Partial<GatesConfig>;
+  /** Write the gate as JUnit XML to this file (absolute path). */
+  junit?: string;
+  /** Write runs/<id>/report.html (default true). */
+  report?: boolean;
 }
 
 export async function finishRun(runDir: string, io: CliIO, options: FinishOptions): Promise<number> {
   const verdict = verdictForRun(runDir, options.gates);
-  return printVerdict(verdict, io, options, runDir);
+  const code = printVerdict(verdict, io, options, runDir);
+  if (options.report !== false) await writeReport(runDir, verdict, io, options);
+  return code;
+}
+
+/** The report is a view of the verdict: failing to write it warns, never changes the gate's exit code. */
+export async function writeReport(runDir: string, verdict: VerdictRecord, io: CliIO, options: Pick<FinishOptions, 'json' | 'markdown'>): Promise<void> {
+  try {
+    const written = await writeRunReport(runDir, { verdict });
+    if (!options.json && !options.markdown) io.stdout.write(`report: ${written.file}\n`);
+  } catch (error) {
+    io.stderr.write(`warning: report.html not written: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
 
 export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishOptions, runDir?: string): number {
@@ -32,6 +50,7 @@ export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishO
   }
   const summary = io.env.GITHUB_STEP_SUMMARY;
   if (summary) appendFileSync(summary, renderMarkdownSummary(verdict));
+  if (options.junit) writeFileSync(options.junit, renderJunit(verdict));
   return options.gate ? gateExitCode(verdict.verdict) : EXIT.ok;
 }
 

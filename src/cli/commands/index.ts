@@ -1,7 +1,9 @@
 import { analyzeCommand } from './analyze.js';
 import { attributeCommand } from './attribute.js';
 import { calibrateCommand } from './calibrate.js';
+import { clientsCommand } from './clients.js';
 import { doctorCommand } from './doctor.js';
+import { gatewayCommand } from './gateway.js';
 import { ledgerCommand } from './ledger.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
@@ -19,4 +21,6 @@ export const commands: Record<string, CommandSpec> = {
   ledger: ledgerCommand,
   sim: simCommand,
   calibrate: calibrateCommand,
+  gateway: gatewayCommand,
+  clients: clientsCommand,
 };

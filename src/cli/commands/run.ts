@@ -12,6 +12,7 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
+       [--junit FILE] [--no-report]
 isobudget run --resume RUN_DIR`;
 
 export const runCommand: CommandSpec = {
@@ -28,6 +29,8 @@ export const runCommand: CommandSpec = {
       gate: { type: 'boolean' },
       json: { type: 'boolean' },
       markdown: { type: 'boolean' },
+      junit: { type: 'string' },
+      'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     }, USAGE);
@@ -65,7 +68,7 @@ export const runCommand: CommandSpec = {
       io.stderr.write(`run interrupted: ${result.results.length} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
       return EXIT.interrupted;
     }
-    return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true });
+    return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });
   },
 };
 

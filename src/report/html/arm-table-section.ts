@@ -18,18 +18,18 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
     return `<tr class="variant-${a.variant}">
   <th scope="row"><span class="arm-letter">${h(armLetter(a, allN))}</span> ${h(a.arm)}</th>
   <td>${a.n}</td><td>${h(count(a.cases))}</td>
-  <td title="per-path pass rate${a.n > 1 ? ' (unbiased pass@1 over the n paths)' : ''}">${h(pct(a.passAt1))}</td>
   <td class="strong">${h(pct(a.selectedAtN))}<div class="ci">[${h(pct(lo, 0))}, ${h(pct(hi, 0))}]</div></td>
+  <td title="per-path pass rate${a.n > 1 ? ' (unbiased pass@1 over the n paths)' : ''}">${h(pct(a.passAt1))}</td>
   <td title="${h(passAtK)}">${a.n === 1 ? '—' : h(pct(a.passAtN))}</td>
   <td>${h(count(a.meanTokensPerCase))}</td><td>${h(count(a.tokensPerSuccess))}</td><td>${h(count(a.meanOutputTokens))}</td>
   <td>${h(cap)}${p ? `<div class="ci">${p.binding ? 'B binds' : 'B not binding'} · ${h(p.nMode)}</div>` : ''}</td>
-  <td>${h(count(a.latencyP50Ms))}</td><td>${h(count(a.latencyP95Ms))}</td>
-  <td>${h(pct(a.budgetExhaustedRate))}</td><td>${h(count(a.retries))}</td><td>${a.callsMissingUsage ? `<b class="warn">${h(count(a.callsMissingUsage))}</b>` : '0'}</td>
+  <td>${h(count(a.latencyP50Ms))} / ${h(count(a.latencyP95Ms))}</td>
+  <td>${h(pct(a.budgetExhaustedRate))}</td><td>${h(count(a.retries))} / ${a.callsMissingUsage ? `<b class="warn">${h(count(a.callsMissingUsage))}</b>` : '0'}</td>
 </tr>`;
   });
   return `<section class="arms"><h2>The arms</h2>
 <p class="lede">Same cases, same budget per case. The product metric is the one in bold: pass@1 at n=1, selected@N (the path the selector picked) at n=N, with its ${Math.round(confidence * 100)}% Wilson interval. pass@N is the oracle upper bound (any path passed) — never a product metric.</p>
 <div class="table-wrap"><table class="arm-table">
-<thead><tr><th>arm</th><th>n</th><th>cases</th><th>pass@1 per path</th><th>product pass rate</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th><th>output tokens / case</th><th>max_tokens / path</th><th>p50 ms</th><th>p95 ms</th><th>budget-exhausted paths</th><th>retries</th><th>calls w/o usage</th></tr></thead>
+<thead><tr><th>arm</th><th>n</th><th>cases</th><th>product pass rate</th><th>pass@1 per path</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th><th>output tokens / case</th><th>max_tokens / path</th><th>latency p50 / p95 ms</th><th>paths cut by B</th><th>retries / calls w/o usage</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }

@@ -91,7 +91,7 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
 
   function renderHead() {
     var tr = el('tr');
-    ['case', 'category', 'split'].forEach(function (t) { tr.appendChild(el('th', '', t)); });
+    ['case', 'category', 'split'].forEach(function (t) { tr.appendChild(el('th', 'txt', t)); });
     arms.forEach(function (arm) {
       var th = el('th', 'arm-col ' + arm.variant, arm.label);
       th.title = arm.arm;
@@ -109,9 +109,9 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
     list.slice(state.page * PAGE, state.page * PAGE + PAGE).forEach(function (r) {
       var tr = el('tr', 'case-row');
       tr.tabIndex = 0;
-      tr.appendChild(el('td', 'id', r.id));
-      tr.appendChild(el('td', '', r.c));
-      tr.appendChild(el('td', '', r.s));
+      tr.appendChild(el('td', 'id txt', r.id));
+      tr.appendChild(el('td', 'txt', r.c));
+      tr.appendChild(el('td', 'txt', r.s));
       r.a.forEach(function (cell) { var td = el('td', 'arm-col'); td.appendChild(outcome(cell)); tr.appendChild(td); });
       var toggle = function () { state.open[r.id] = !state.open[r.id]; render(); };
       tr.addEventListener('click', toggle);

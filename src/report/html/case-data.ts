@@ -81,7 +81,9 @@ export function caseBrowserData(results: readonly ResultRecord[], texts: Readonl
   }
   const rows: CaseRowData[] = [];
   const entries: OutputEntry[] = [];
-  for (const [id, entry] of [...byCase.entries()].sort(([x], [y]) => compareIds(x, y))) {
+  // The evaluated split first, the regression set after it.
+  const splitRank = (split: string): number => (split === 'regression' ? 1 : 0);
+  for (const [id, entry] of [...byCase.entries()].sort(([x, a], [y, b]) => splitRank(a.split) - splitRank(b.split) || compareIds(x, y))) {
     const text = texts.get(id);
     const cells = entry.records.map((records) => (records.length === 0 ? null : cellOf(records)));
     for (const cell of cells) if (cell) entries.push(...cell.o);

@@ -5,6 +5,7 @@
 import type { Manifest } from '../../ledger/manifest.js';
 import type { ResultRecord } from '../../ledger/records.js';
 import type { VerdictRecord } from '../../verdict/record.js';
+import { armCaption } from './arm-labels.js';
 import { armTableSection } from './arm-table-section.js';
 import { attributionSection } from './attribution-section.js';
 import { CASE_BROWSER_SCRIPT } from './case-browser-script.js';
@@ -45,9 +46,10 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const confidence = verdict.gates.confidence;
   const budget = verdict.same_budget?.budget ?? manifest?.config.budget.totalTokensPerCase;
   const evaluated = results.filter((r) => r.split !== 'regression');
-  const order = verdict.arms.map((a) => a.arm);
-  const variants = new Map(verdict.arms.map((a) => [a.arm, a.variant]));
-  const samples = evaluated.flatMap((r) => (r.total_tokens === undefined ? [] : [{ arm: r.arm, variant: variants.get(r.arm) ?? r.variant, tokens: r.total_tokens }]));
+  const allN = verdict.arms.map((a) => a.n);
+  const captions = new Map(verdict.arms.map((a) => [a.arm, armCaption(a, allN)]));
+  const order = verdict.arms.map((a) => captions.get(a.arm) ?? a.arm);
+  const samples = evaluated.flatMap((r) => (r.total_tokens === undefined ? [] : [{ arm: captions.get(r.arm) ?? r.arm, variant: r.variant, tokens: r.total_tokens }]));
   const forest = forestRows(verdict);
   const charts = await Promise.all([
     verdict.arms.length ? renderChart(isoBudgetSpec(isoBudgetData(verdict.arms, results, confidence), budget, confidence), 'iso') : undefined,

@@ -44,9 +44,12 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .chart.wide { grid-column: 1 / -1; }
 .table-wrap { overflow-x: auto; background: white; border: 1px solid var(--line); border-radius: 8px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
-th, td { padding: 6px 9px; border-bottom: 1px solid var(--line); text-align: right; vertical-align: top; white-space: nowrap; }
+th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: right; vertical-align: top; white-space: nowrap; }
 th { background: #f9fafb; font-weight: 600; font-size: 12px; color: var(--neutral); }
 tbody th, td:first-child, th:first-child { text-align: left; }
+tbody th { background: white; }
+.arm-table th { white-space: normal; }
+.arm-table tbody th { white-space: nowrap; }
 .arm-table .strong { font-weight: 700; }
 .arm-table .ci { font-size: 11px; color: var(--muted); font-weight: 400; }
 .arm-letter { display: inline-block; min-width: 22px; padding: 0 5px; border-radius: 4px; color: white; font-weight: 700; text-align: center; margin-right: 4px; }
@@ -65,6 +68,7 @@ tbody th, td:first-child, th:first-child { text-align: left; }
 .controls select, .controls input { font: inherit; padding: 4px 6px; border: 1px solid #d1d5db; border-radius: 6px; background: white; }
 .controls .search input { width: 260px; }
 .case-table td { white-space: nowrap; }
+.case-table .txt { text-align: left; }
 .case-table td.id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 .case-row { cursor: pointer; } .case-row:hover, .case-row.open { background: #f1f5f9; }
 .arm-col { text-align: center; } th.arm-col.candidate { color: var(--cand); } th.arm-col.baseline { color: var(--base); }

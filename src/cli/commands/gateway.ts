@@ -1,0 +1,175 @@
+/**
+ * `isobudget gateway` — the recording, budget-enforcing gateway (DESIGN §8), its virtual
+ * keys and its ledger. Keys and ledger live in one data dir shared by every subcommand.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { ensureGatewayDir, gatewayPaths, type GatewayPaths } from '../../gateway/data-dir.js';
+import { buildGatewayIndex, DailyLedger, DEFAULT_MAX_BODY_BYTES, formatTags, KeyStore, ledgerFileFor, parseTags, startGateway, type UpstreamAuth } from '../../gateway/index.js';
+import { renderSummary, summarizeGatewayIndex } from '../../gateway/ledger/ledger-summary.js';
+import { makeScrubber } from '../../gateway/scrubber.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
+        [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet]
+isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR] [--json]
+isobudget gateway keys list [--data-dir DIR] [--json]
+isobudget gateway keys revoke ID [--data-dir DIR]
+isobudget gateway ledger index|show [--data-dir DIR]
+Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.`;
+
+const DEFAULT_UPSTREAM_KEY_ENV = 'ISOBUDGET_UPSTREAM_API_KEY';
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const OPTIONS = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'upstream-key-env': { type: 'string' },
+  'upstream-auth': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'max-body-mb': { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+  'access-token-env': { type: 'string' },
+  quiet: { type: 'boolean' },
+  budget: { type: 'string' },
+  tag: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseCommandArgs<typeof OPTIONS>>['values'];
+
+export const gatewayCommand: CommandSpec = {
+  summary: 'a local gateway that records every call of Claude Code, Codex or any client and enforces per-key token budgets',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('gateway', argv, OPTIONS, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
+    const [group, action, ...rest] = positionals;
+    if (group === 'keys') return keysCommand(action, rest, values, paths, io);
+    if (group === 'ledger') return ledgerCommand(action, paths, io);
+    if (group !== undefined) throw new IsobudgetError('usage', `gateway: unknown subcommand '${group}'`, { hint: USAGE });
+    return serve(values, paths, io);
+  },
+};
+
+async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<number> {
+  if (values.upstream === undefined) throw new IsobudgetError('usage', 'gateway: --upstream URL is required', { hint: USAGE });
+  const keyEnv = envName('upstream-key-env', values['upstream-key-env'] ?? DEFAULT_UPSTREAM_KEY_ENV);
+  const upstreamKey = nonEmpty(io.env[keyEnv]);
+  const tokenEnv = values['access-token-env'] === undefined ? undefined : envName('access-token-env', values['access-token-env']);
+  const accessToken = tokenEnv === undefined ? undefined : nonEmpty(io.env[tokenEnv]);
+  if (tokenEnv !== undefined && accessToken === undefined) throw new IsobudgetError('usage', `gateway: environment variable ${tokenEnv} (--access-token-env) is not set`);
+  const maxBodyMb = intOption('max-body-mb', values['max-body-mb']);
+  ensureGatewayDir(paths);
+  const keys = KeyStore.open(paths.keys);
+  const scrub = makeScrubber(upstreamKey);
+  const sink = new DailyLedger(paths.ledger, scrub.text);
+  const quiet = values.quiet === true;
+  let gateway;
+  try {
+    gateway = await startGateway({
+      upstream: values.upstream,
+      ...(upstreamKey === undefined ? {} : { upstreamKey }),
+      upstreamAuth: upstreamAuth(values['upstream-auth']),
+      host: values.host ?? '127.0.0.1',
+      port: intOption('port', values.port) ?? 8788,
+      allowRemote: values['allow-remote'] === true,
+      ...(accessToken === undefined ? {} : { accessToken }),
+      keys,
+      sink,
+      maxBodyBytes: maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : maxBodyMb * 1024 * 1024,
+      log: (line) => {
+        if (!quiet) io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      },
+    });
+  } catch (error) {
+    keys.close();
+    await sink.close();
+    throw error;
+  }
+  io.stdout.write(`isobudget gateway listening on ${gateway.url} → ${values.upstream}\n`);
+  io.stdout.write(`  upstream key: ${upstreamKey === undefined ? `$${keyEnv} not set — requests go upstream without a credential` : `$${keyEnv} (value not shown)`}\n`);
+  io.stdout.write(`  Claude Code: ANTHROPIC_BASE_URL=${gateway.url} and a virtual key in ANTHROPIC_AUTH_TOKEN\n  OpenAI/Codex: base_url ${gateway.url}/v1 and a virtual key\n`);
+  io.stdout.write(`  keys: ${paths.keys} (isobudget gateway keys create --budget B --tag run=…,case=…,arm=…)\n  ledger: ${ledgerFileFor(paths.ledger, new Date().toISOString())}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await gateway.close();
+  await sink.close();
+  keys.close();
+  return EXIT.ok;
+}
+
+function keysCommand(action: string | undefined, rest: string[], values: Values, paths: GatewayPaths, io: CliIO): number {
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new IsobudgetError('usage', "gateway keys: expected 'create', 'list' or 'revoke'", { hint: USAGE });
+  ensureGatewayDir(paths);
+  const keys = KeyStore.open(paths.keys);
+  try {
+    if (action === 'create') {
+      const budget = intOption('budget', values.budget);
+      if (budget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens (omit it for a key that only records)');
+      const tags = Object.assign({}, ...(values.tag ?? []).map((text) => parseTags(text))) as Record<string, string>;
+      const { key, secret } = keys.create({ budget, tags });
+      if (values.json) io.stdout.write(`${JSON.stringify({ id: key.id, key: secret, budget: key.budget ?? null, tags: key.tags })}\n`);
+      else {
+        // The secret alone on stdout, so `KEY=$(isobudget gateway keys create …)` works; the rest on stderr.
+        io.stdout.write(`${secret}\n`);
+        io.stderr.write(`created key ${key.id} (budget ${key.budget ?? 'none: record only'}${formatTags(key.tags) ? `, tags ${formatTags(key.tags)}` : ''}); it is shown only now\n`);
+      }
+      return EXIT.ok;
+    }
+    if (action === 'revoke') {
+      const id = rest[0];
+      if (!id) throw new IsobudgetError('usage', 'gateway keys revoke: missing key ID', { hint: USAGE });
+      if (!keys.revoke(id)) throw new IsobudgetError('not_found', `gateway keys revoke: no key with id ${id}`, { hint: 'list them with `isobudget gateway keys list`' });
+      io.stdout.write(`revoked ${id}\n`);
+      return EXIT.ok;
+    }
+    const list = keys.list();
+    if (values.json) io.stdout.write(`${JSON.stringify(list.map((k) => ({ id: k.id, budget: k.budget ?? null, spent: k.spent, tags: k.tags, created_at: k.createdAt, revoked: k.revoked })))}\n`);
+    else {
+      io.stdout.write(`${'id'.padEnd(14)}${'budget'.padStart(10)}${'spent'.padStart(10)}  ${'created'.padEnd(25)}tags\n`);
+      for (const k of list) io.stdout.write(`${k.id.padEnd(14)}${String(k.budget ?? '-').padStart(10)}${String(k.spent).padStart(10)}  ${k.createdAt.padEnd(25)}${formatTags(k.tags)}${k.revoked ? ' (revoked)' : ''}\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    keys.close();
+  }
+}
+
+function ledgerCommand(action: string | undefined, paths: GatewayPaths, io: CliIO): number {
+  if (action !== 'index' && action !== 'show') throw new IsobudgetError('usage', "gateway ledger: expected 'index' or 'show'", { hint: USAGE });
+  if (!existsSync(paths.ledger)) throw new IsobudgetError('not_found', `no gateway ledger in ${paths.dir}`, { hint: 'start `isobudget gateway` first, or pass --data-dir' });
+  const index = buildGatewayIndex(paths.ledger);
+  if (action === 'index') {
+    io.stdout.write(`indexed ${index.calls} calls from ${index.days} daily files into ${index.file}\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(`gateway ledger ${paths.ledger} (${index.calls} calls, ${index.days} days)\n${renderSummary(summarizeGatewayIndex(join(paths.ledger, 'index.sqlite')))}`);
+  return EXIT.ok;
+}
+
+function envName(flag: string, value: string): string {
+  if (!ENV_NAME.test(value)) throw new IsobudgetError('usage', `--${flag} takes the NAME of an environment variable, not a value`, { hint: `e.g. --${flag} MY_VAR, after export MY_VAR=…` });
+  return value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function upstreamAuth(value: string | undefined): UpstreamAuth {
+  if (value === undefined) return 'auto';
+  if (value === 'auto' || value === 'bearer' || value === 'x-api-key') return value;
+  throw new IsobudgetError('usage', `--upstream-auth must be auto, bearer or x-api-key, got '${value}'`);
+}

@@ -1,0 +1,50 @@
+/** `isobudget report RUN_DIR` — (re)writes the run's self-contained HTML report; optionally Markdown and JUnit. */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { loadReportInput } from '../../report/html/load-report-input.js';
+import { renderReport } from '../../report/html/render-report.js';
+import { writeRunReport } from '../../report/html/write-run-report.js';
+import { renderJunit } from '../../report/junit.js';
+import { renderMarkdownSummary } from '../../report/markdown-summary.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget report RUN_DIR [--out FILE] [--markdown] [--junit FILE]
+  writes RUN_DIR/report.html (or --out FILE): one self-contained file, no network, printable.
+  Uses RUN_DIR/verdict.json (decided now if missing); --markdown prints the CI summary;
+  --junit FILE writes the gate as JUnit XML.`;
+
+export const reportCommand: CommandSpec = {
+  summary: 'write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('report', argv, {
+      out: { type: 'string' },
+      markdown: { type: 'boolean' },
+      junit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const dir = positionals[0];
+    if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });
+    const runDir = resolve(io.cwd, dir);
+    const input = loadReportInput(runDir);
+    const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+    const written = out === undefined ? await writeRunReport(runDir, { verdict: input.verdict }) : await writeTo(out, input);
+    for (const warning of written.warnings) io.stderr.write(`warning: chart: ${warning}\n`);
+    if (values.junit !== undefined) writeFileSync(resolve(io.cwd, values.junit), renderJunit(input.verdict));
+    if (values.markdown) io.stdout.write(renderMarkdownSummary(input.verdict));
+    else io.stdout.write(`report: ${written.file} (${(written.bytes / 1024).toFixed(0)} KiB) — ${input.verdict.verdict}\n`);
+    return EXIT.ok;
+  },
+};
+
+async function writeTo(file: string, input: ReturnType<typeof loadReportInput>): Promise<{ file: string; bytes: number; warnings: string[] }> {
+  const { html, warnings } = await renderReport(input);
+  writeFileSync(file, html);
+  return { file, bytes: Buffer.byteLength(html), warnings };
+}
