@@ -266,6 +266,50 @@ function makeArithmeticCase(random, category) {
 const ARITH_WEIGHTS = { 'add-sub': 1, multiply: 1, precedence: 1, parentheses: 1 };
 
 // ---------------------------------------------------------------------------------------
+// tool-loop: stock questions only the example's lookup tool can answer (data/inventory.json).
+
+const STOCK_LETTERS = ['K', 'M', 'P', 'R', 'T'];
+
+/** A fixed catalog; digits are unique so a sloppy id (`4821`) names one item only. */
+function makeCatalog(seed, size) {
+  const random = makeRandom(seed);
+  const digitsUsed = new Set();
+  const items = [];
+  while (items.length < size) {
+    const digits = random.int(1000, 9999);
+    if (digitsUsed.has(digits)) continue;
+    digitsUsed.add(digits);
+    items.push({ item: `${random.pick(STOCK_LETTERS)}-${digits}`, stock: random.int(0, 480) });
+  }
+  return items;
+}
+
+const CATALOG = makeCatalog(20260615, 900);
+const STOCK_PROMPTS = {
+  1: [([a]) => `How many units of ${a} are in stock?`, ([a]) => `What is the current stock of ${a}?`],
+  2: [([a, b]) => `How many units of ${a} and ${b} are in stock in total?`, ([a, b]) => `What is the combined stock of ${a} and ${b}?`],
+  3: [([a, b, c]) => `What is the total stock of ${a}, ${b} and ${c} combined?`, ([a, b, c]) => `How many units of ${a}, ${b} and ${c} are in stock altogether?`],
+};
+
+function makeLookupCase(random, category) {
+  const count = { 'one-item': 1, 'two-items': 2, 'three-items': 3 }[category];
+  if (count === undefined) throw new Error(`unknown lookup category ${category}`);
+  const picked = new Map();
+  while (picked.size < count) {
+    const entry = random.pick(CATALOG);
+    picked.set(entry.item, entry.stock);
+  }
+  const items = [...picked.keys()];
+  const total = [...picked.values()].reduce((sum, stock) => sum + stock, 0);
+  return { key: [...items].sort().join('+'), input: random.pick(STOCK_PROMPTS[count])(items), expected: String(total), tags: total === 0 ? ['zero'] : [] };
+}
+
+function inventoryFile() {
+  const table = Object.fromEntries([...CATALOG].sort((a, b) => (a.item < b.item ? -1 : 1)).map((e) => [e.item, e.stock]));
+  return { path: join('data', 'inventory.json'), text: `${JSON.stringify(table, null, 0)}\n` };
+}
+
+// ---------------------------------------------------------------------------------------
 
 const EXAMPLES = [
   {
@@ -287,6 +331,12 @@ const EXAMPLES = [
     name: 'null', prefix: 'null', seed: 20260604,
     weights: (split) => (split === 'regression' ? { 'small-add': 1 } : ARITH_WEIGHTS),
     make: makeArithmeticCase,
+  },
+  {
+    name: 'tool-loop', prefix: 'stock', seed: 20260605,
+    weights: (split) => (split === 'regression' ? { 'one-item': 1 } : { 'one-item': 1, 'two-items': 2, 'three-items': 2 }),
+    make: makeLookupCase,
+    files: () => [inventoryFile()],
   },
 ];
 
@@ -314,6 +364,19 @@ function main() {
       writeFileSync(file, text);
       process.stdout.write(`wrote ${file} (${rows.length} cases)\n`);
     });
+    // Files an example's tools read (tool-loop's inventory), checked like the datasets.
+    for (const extra of example.files?.() ?? []) {
+      const file = join(ROOT, example.name, extra.path);
+      if (existsSync(file) && readFileSync(file, 'utf8') === extra.text) continue;
+      if (check) {
+        stale += 1;
+        process.stderr.write(`stale: ${file}\n`);
+        continue;
+      }
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, extra.text);
+      process.stdout.write(`wrote ${file}\n`);
+    }
   }
   if (stale > 0) process.exitCode = 1;
 }

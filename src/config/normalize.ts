@@ -5,6 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { normalizeAgentExecutor } from './normalize-agent.js';
+import { normalizeCommandExecutor } from './normalize-command.js';
 import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
@@ -183,7 +184,9 @@ export function normalizeConfig(
       confidence: raw.gates?.confidence ?? DEFAULTS.confidence,
     },
     variants,
-    executor: typeof raw.executor === 'object' && raw.executor.type === 'agent' ? normalizeAgentExecutor(raw.executor, context.configDir, files, context.problems) : { type: 'chat' },
+    executor: typeof raw.executor === 'object' && raw.executor.type === 'agent' ? normalizeAgentExecutor(raw.executor, context.configDir, files, context.problems)
+      : typeof raw.executor === 'object' && raw.executor.type === 'command' ? normalizeCommandExecutor(raw.executor, context.configDir, raw.provider.api_key_env ?? (raw.provider.preset === undefined ? undefined : PRESETS[raw.provider.preset].apiKeyEnv), context.problems)
+      : { type: 'chat' },
     scorer: scorer(raw.scorer, ['scorer'], context),
     selector: selector(raw.selector, context),
     epochs: raw.epochs ?? DEFAULTS.epochs,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { agentExecutorSchema } from './agent-schema.js';
+import { commandExecutorSchema } from './command-executor-schema.js';
 import { DEFAULTS } from './defaults.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 
@@ -242,8 +243,8 @@ export const experimentSchema = z
     datasets,
     gates: opt(gates, 'Verdict thresholds.'),
     executor: opt(
-      z.union([z.literal('chat'), z.discriminatedUnion('type', [z.strictObject({ type: z.literal('chat') }), agentExecutorSchema])]),
-      'How a path runs: `chat` (one model call per path) or { type: agent, tools: […] } (a tool loop).',
+      z.union([z.literal('chat'), z.discriminatedUnion('type', [z.strictObject({ type: z.literal('chat') }), agentExecutorSchema, commandExecutorSchema])]),
+      'How a path runs: `chat` (one model call per path), { type: agent, tools: […] } (a tool loop) or { type: command, argv: […] } (an external agent behind the gateway).',
       DEFAULTS.executor,
     ),
     scorer: opt(scorer, SCORER_HELP, DEFAULTS.scorer),

@@ -65,6 +65,31 @@ export interface AgentExecutorConfig {
   tools: ToolConfig[];
 }
 
+/** An external agent run per path behind the gateway (Claude Code, Codex, any CLI). */
+export interface CommandExecutorConfig {
+  type: 'command';
+  /** Program and arguments, no shell; `{{input}}`, `{{case_id}}`, `{{workdir}}`, … are substituted. */
+  argv: string[];
+  /** Absolute folder copied into each path's fresh working directory. */
+  fixtureDir: string | undefined;
+  /** Wall-clock limit of one path (ms); then its process group is killed. */
+  timeoutMs: number;
+  /** Where a path's answer is read: the agent's stdout, or a file in its working directory. */
+  output: { kind: 'stdout' } | { kind: 'file'; path: string };
+  /** Extra environment for the agent (never credentials). */
+  env: Record<string, string>;
+  /** Variables passed through from isobudget's own environment. */
+  inheritEnv: string[];
+  keepWorkdirs: boolean;
+  gateway: {
+    /** Upstream base URL; undefined: provider.base_url (an in-process simulator for protocol sim). */
+    upstream: string | undefined;
+    /** Env var of the upstream key; undefined: provider.api_key_env. */
+    apiKeyEnv: string | undefined;
+    upstreamAuth: 'auto' | 'bearer' | 'x-api-key';
+  };
+}
+
 export interface RetryConfig {
   /** Attempts per call including the first. */
   maxAttempts: number;
@@ -111,7 +136,7 @@ export interface ExperimentConfig {
   datasets: DatasetsConfig;
   gates: GatesConfig;
   variants: { baseline: VariantConfig; candidate: VariantConfig };
-  executor: { type: 'chat' } | AgentExecutorConfig;
+  executor: { type: 'chat' } | AgentExecutorConfig | CommandExecutorConfig;
   scorer: ScorerConfig;
   selector: SelectorConfig;
   /** Repeats of the n=1 arms, for precision. */

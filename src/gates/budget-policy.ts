@@ -1,10 +1,12 @@
 /**
  * Budget-policy changes (seed §7: raising n from 1 to 8, retries from 1 to 3, enlarging
  * max_tokens "directly change the fairness of the experiment and must not be decided
- * silently by the agent"). A variant's production policy is its experiment config's budget
- * and retries, overridden by a `policy:` block in its skill's front matter; Best-of-N is off
- * (n = 1) unless declared. The baseline's policy comes from `--baseline-config` when given
- * (a production config to compare against), else from the same experiment. Pure.
+ * silently by the agent"). A variant's production policy is its experiment config's B and
+ * per_case_max_tokens, overridden by a `policy:` block in its skill's front matter; Best-of-N
+ * is off (n = 1) and a task gets one attempt (retries = 1) unless declared. `retries` here are
+ * task attempts, not the config's transport retries (`retries.max_attempts` re-sends a failed
+ * HTTP request and does not change what a task may spend). The baseline's policy comes from
+ * `--baseline-config` when given (a production config), else from the same experiment. Pure.
  */
 import type { ExperimentConfig } from '../config/types.js';
 import type { DeclaredPolicy } from './skill-file.js';
@@ -12,7 +14,7 @@ import type { DeclaredPolicy } from './skill-file.js';
 export interface BudgetPolicy {
   /** Paths per request in production (1 = Best-of-N off). */
   best_of_n: number;
-  /** Attempts per call including the first. */
+  /** Attempts per task including the first. */
   retries: number;
   /** Per-path output cap (tokens). */
   max_tokens: number;
@@ -29,7 +31,7 @@ export interface PolicyChange {
 export function effectivePolicy(config: ExperimentConfig, declared: DeclaredPolicy | undefined): BudgetPolicy {
   return {
     best_of_n: declared?.best_of_n ?? 1,
-    retries: declared?.retries ?? config.retries.maxAttempts,
+    retries: declared?.retries ?? 1,
     max_tokens: declared?.max_tokens ?? config.budget.perCaseMaxTokens,
     budget: declared?.budget ?? config.budget.totalTokensPerCase,
   };

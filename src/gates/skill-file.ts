@@ -9,17 +9,19 @@ import { parseFrontMatter } from '../memory/front-matter.js';
 
 export const declaredPolicySchema = z.strictObject({
   best_of_n: z.int().positive().optional().meta({ description: 'Paths per request in production (1 = Best-of-N off).' }),
-  retries: z.int().positive().optional().meta({ description: 'Attempts per call including the first.' }),
+  retries: z.int().positive().optional().meta({ description: 'Attempts per task including the first (1 = no retry).' }),
   max_tokens: z.int().positive().optional().meta({ description: 'Per-path output cap (tokens).' }),
   budget: z.int().positive().optional().meta({ description: 'Tokens per case, every call and path (B).' }),
 });
 
 export type DeclaredPolicy = z.infer<typeof declaredPolicySchema>;
 
+const VERSION_ERROR = 'must be a positive integer or a semantic version, e.g. 3 or 1.2.0';
+
 const skillFrontSchema = z.looseObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { error: 'must be lowercase letters, digits and hyphens (at most 64), e.g. date-parser' }),
   description: z.string().trim().min(1, { error: 'must say what the skill does and when to use it' }),
-  version: z.union([z.int().positive(), z.string().regex(/^\d+(\.\d+){0,2}([-+][0-9A-Za-z.-]+)?$/)], { error: 'must be a positive integer or a semantic version, e.g. 3 or 1.2.0' }),
+  version: z.union([z.int().positive({ error: VERSION_ERROR }), z.string().regex(/^\d+(\.\d+){0,2}([-+][0-9A-Za-z.-]+)?$/, { error: VERSION_ERROR })], { error: VERSION_ERROR }),
   policy: declaredPolicySchema.optional(),
   level: z.enum(['note', 'rule']).optional(),
 });

@@ -45,7 +45,9 @@ export function planIngest(facts: RunFacts, snapshot: IngestSnapshot, policy: Me
   for (const record of related) {
     const outcome = applyEvidence(record, facts, now, policy);
     let next = outcome.record;
-    if (facts.skill && next.skill && facts.skill.text !== next.skill.text) next = { ...next, skill: facts.skill, changelog: `${next.changelog}; skill text changed` };
+    // A candidate re-run with edited text carries the new text (and its diff); an approved
+    // skill's text changes only through review or rollback.
+    if (record.type === 'skill_candidate' && facts.skill && next.skill && facts.skill.text !== next.skill.text) next = { ...next, skill: facts.skill, changelog: `${next.changelog}; skill text changed` };
     plan.writes.push(writeOf(record, next));
     plan.messages.push(`${record.memory_id} (${record.type}): ${next.changelog}`);
     if (outcome.regressionOnTest) {

@@ -16,7 +16,8 @@ export function describeArms(inputs: RunInputs, provider: Provider): { arms: Arm
   const warnings: string[] = [];
   for (const spec of armsFor(config.budget.bestOfN)) {
     const variant = config.variants[spec.variant];
-    const nMode = spec.n > 1 && config.nMode === 'native' && provider.supportsNativeN ? 'native' : 'parallel';
+    // An agent path is its own conversation: its n paths are always n separate loops.
+    const nMode = spec.n > 1 && config.nMode === 'native' && provider.supportsNativeN && config.executor.type !== 'agent' ? 'native' : 'parallel';
     let min = Infinity;
     let max = -Infinity;
     let bindingCases = 0;

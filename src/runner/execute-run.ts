@@ -14,14 +14,17 @@ import type { Provider } from '../providers/spec.js';
 import { createScorer } from '../scorers/index.js';
 import { createSelector } from '../runner/selectors/index.js';
 import { TOOL_VERSION } from '../version.js';
+import { agentExecutor } from './executors/agent.js';
 import { chatExecutor } from './executors/chat.js';
+import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
 import { planUnits, type Unit } from './plan.js';
 import { describeArms } from './arm-plan.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
 import { runUnit, type UnitServices } from './run-unit.js';
-import type { RunContext } from './unit-context.js';
+import type { Executor, RunContext } from './unit-context.js';
+import type { ExperimentConfig } from '../config/types.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -80,7 +83,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
   };
   const scorer = createScorer(config.scorer);
-  const services: UnitServices = { executor: chatExecutor(), scorer, selector: createSelector(config.selector, scorer) };
+  const executor = createExecutor(config);
+  const services: UnitServices = { executor, scorer, selector: createSelector(config.selector, scorer) };
 
   let cursor = 0;
   // Enough units in flight to keep every call slot busy (a native-n unit is one call,
@@ -113,6 +117,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     writer.close();
     options.signal?.removeEventListener('abort', onOuterAbort);
     await provider.close?.();
+    await executor.close?.();
   }
   progress.finish();
   const interrupted = abort.signal.aborted;
@@ -182,6 +187,15 @@ function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPath
   };
   writeJsonAtomic(paths.manifest, manifest);
   return { paths, manifest, done: new Set(), results: [] };
+}
+
+/** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */
+function createExecutor(config: ExperimentConfig): Executor & { close?(): Promise<void> } {
+  switch (config.executor.type) {
+    case 'agent': return agentExecutor(config.executor);
+    case 'command': return commandExecutor(config, config.executor);
+    default: return chatExecutor();
+  }
 }
 
 function makeRedactor(secrets: string[]): (line: string) => string {

@@ -1,10 +1,9 @@
 /** `isobudget report RUN_DIR` — (re)writes the run's self-contained HTML report; optionally Markdown and JUnit. */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { loadReportInput } from '../../report/html/load-report-input.js';
-import { renderReport } from '../../report/html/render-report.js';
-import { writeRunReport } from '../../report/html/write-run-report.js';
+import { writeReportFile } from '../../report/html/write-run-report.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdownSummary } from '../../report/markdown-summary.js';
 import { parseCommandArgs } from '../args.js';
@@ -33,8 +32,7 @@ export const reportCommand: CommandSpec = {
     if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });
     const runDir = resolve(io.cwd, dir);
     const input = loadReportInput(runDir);
-    const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
-    const written = out === undefined ? await writeRunReport(runDir, { verdict: input.verdict }) : await writeTo(out, input);
+    const written = await writeReportFile(values.out === undefined ? join(runDir, 'report.html') : resolve(io.cwd, values.out), input);
     for (const warning of written.warnings) io.stderr.write(`warning: chart: ${warning}\n`);
     if (values.junit !== undefined) writeFileSync(resolve(io.cwd, values.junit), renderJunit(input.verdict));
     if (values.markdown) io.stdout.write(renderMarkdownSummary(input.verdict));
@@ -43,8 +41,3 @@ export const reportCommand: CommandSpec = {
   },
 };
 
-async function writeTo(file: string, input: ReturnType<typeof loadReportInput>): Promise<{ file: string; bytes: number; warnings: string[] }> {
-  const { html, warnings } = await renderReport(input);
-  writeFileSync(file, html);
-  return { file, bytes: Buffer.byteLength(html), warnings };
-}

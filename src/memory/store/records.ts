@@ -73,7 +73,7 @@ export interface ReviewItem {
   kind: ReviewKind;
   status: ReviewStatus;
   memory_id: string;
-  /** The record version the card describes; a decision on a changed record is refused. */
+  /** The record version the card describes (later evidence may have moved the record on; the card says which it saw). */
   memory_version: number;
   gate_id: string | null;
   /** Why a human is needed. */

@@ -63,7 +63,6 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
   const cases = caseBrowserData(results, input.texts, input.caseData);
-  const attribution = (verdict as VerdictRecord & { attribution?: unknown }).attribution;
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
@@ -73,7 +72,7 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
     chart(tokens, 'wide', 'Tokens per case, by arm', `Billed prompt + completion tokens of every call of a case in one arm; black rule: the mean.${budget === undefined ? '' : budgetShown(samples, budget) ? ' Red dashed: B.' : ` B = ${count(budget)} is off this scale: no case got to half of it.`}`, 'No token usage was recorded.'),
     `</div></section>`,
     armTableSection(verdict.arms, manifest, confidence),
-    attributionSection(attribution),
+    attributionSection(verdict.attribution),
     regressionSection(verdict, cases),
     caseBrowserSection(cases),
     footer(input),

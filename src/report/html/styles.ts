@@ -64,6 +64,9 @@ tbody th { background: white; }
 .finding.flagged { border-left: 5px solid var(--warn); }
 .finding.clear .finding-state { color: var(--good); } .finding.flagged .finding-state { color: var(--warn); font-weight: 700; }
 .finding-action { color: var(--neutral); font-size: 13px; margin-top: 2px; }
+.finding.na { opacity: .7; }
+.evidence { display: flex; flex-wrap: wrap; gap: 2px 0; margin: 4px 0 0; font-size: 12px; color: var(--muted); }
+.evidence dt { margin-right: 4px; } .evidence dt::after { content: ":"; } .evidence dd { margin: 0 14px 0 0; color: var(--neutral); }
 .controls { display: flex; gap: 14px; flex-wrap: wrap; align-items: center; margin: 8px 0; font-size: 13px; }
 .controls select, .controls input { font: inherit; padding: 4px 6px; border: 1px solid #d1d5db; border-radius: 6px; background: white; }
 .controls .search input { width: 260px; }

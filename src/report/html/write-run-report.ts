@@ -3,7 +3,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { loadReportInput } from './load-report-input.js';
-import { renderReport } from './render-report.js';
+import { renderReport, type ReportInput } from './render-report.js';
 
 export interface WrittenReport {
   file: string;
@@ -12,8 +12,11 @@ export interface WrittenReport {
 }
 
 export async function writeRunReport(dir: string, options: { verdict?: VerdictRecord; out?: string } = {}): Promise<WrittenReport> {
-  const { html, warnings } = await renderReport(loadReportInput(dir, options.verdict));
-  const file = options.out ?? join(dir, 'report.html');
+  return writeReportFile(options.out ?? join(dir, 'report.html'), loadReportInput(dir, options.verdict));
+}
+
+export async function writeReportFile(file: string, input: ReportInput): Promise<WrittenReport> {
+  const { html, warnings } = await renderReport(input);
   const temp = `${file}.tmp-${process.pid}`;
   writeFileSync(temp, html);
   renameSync(temp, file);

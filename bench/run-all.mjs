@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: runs every benchmark in its own child process (so each peak RSS is that
+ * benchmark's alone), prints a compact table and writes bench/out/<name>.json per run plus
+ * bench/out/summary.json.
+ *
+ *   node bench/run-all.mjs [--only parallel|native|analysis-ledger] [--repeat 1] [--cases 1000]
+ *                          [--concurrency 64] [--build]
+ *
+ * Harness throughput (bench/harness-throughput.mjs, modes parallel and native) is summarised
+ * in the table; other benchmarks present in bench/ (analysis-ledger.mjs) run after it, each
+ * in its own child, with a one-line summary of the JSON they write.
+ *
+ * Benchmarks import the compiled library from dist/: run `npm run build` first (or pass
+ * --build). With --repeat N each benchmark runs N times and the table shows the run with
+ * the median requests/s (all runs are kept in the JSON).
+ *
+ * Targets (issue "Must show"): ≥ 1,000 requests/s and ≤ 170 MB peak RSS, every token
+ * accounted. Exit status is 1 if any accounting check fails, 0 otherwise (a missed
+ * performance target is reported, not failed: wall time depends on the machine's load).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
+    cases: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '64' },
+    build: { type: 'boolean', default: false },
+  },
+});
+
+const TARGET_RPS = 1000;
+const TARGET_RSS_MB = 170;
+
+const BENCHMARKS = [
+  { name: 'harness-throughput-parallel', script: 'harness-throughput.mjs', args: ['--mode', 'parallel'] },
+  { name: 'harness-throughput-native', script: 'harness-throughput.mjs', args: ['--mode', 'native'] },
+].filter((b) => values.only === undefined || b.name.endsWith(values.only));
+// Other benchmarks in bench/ that follow the same contract (own child, writes
+// bench/out/<name>.json); shown in their own table with the fields they report.
+const OTHERS = [{ name: 'analysis-ledger', script: 'analysis-ledger.mjs', args: [] }].filter(
+  (b) => existsSync(join(here, b.script)) && (values.only === undefined || b.name.endsWith(values.only)),
+);
+
+// ------------------------------------------------------------------ dist must be current
+if (values.build) {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+const entry = join(root, 'dist', 'runner', 'run-experiment.js');
+if (!existsSync(entry)) {
+  process.stderr.write('bench: dist/ is missing; run `npm run build` first (or `npm run bench -- --build`)\n');
+  process.exit(2);
+}
+const newest = (dir) => readdirSync(dir, { withFileTypes: true }).reduce((max, e) => Math.max(max, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+if (newest(join(root, 'src')) > statSync(entry).mtimeMs + 1000) {
+  process.stderr.write('bench: warning: src/ is newer than dist/ — the figures are for the last build (`npm run build` to refresh)\n');
+}
+
+// ------------------------------------------------------------------ run
+function runChild(bench, index) {
+  const name = Number(values.repeat) > 1 ? `${bench.name}.${index + 1}` : bench.name;
+  const args = [join(here, bench.script), ...bench.args, '--cases', values.cases, '--concurrency', values.concurrency, '--name', name, '--quiet'];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => {
+      const file = join(here, 'out', `${name}.json`);
+      let report;
+      try {
+        report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+      } catch {
+        report = undefined;
+      }
+      if (code !== 0 && report === undefined) process.stderr.write(`bench: ${name} exited ${code}\n${stderr}`);
+      else if (stderr.trim() !== '') process.stderr.write(stderr);
+      resolve({ name, code, report, loadBefore: undefined });
+    });
+  });
+}
+
+process.stderr.write(`bench: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}\n`);
+const all = [];
+for (const bench of BENCHMARKS) {
+  const runs = [];
+  for (let i = 0; i < Number(values.repeat); i += 1) {
+    const load = loadavg()[0];
+    const run = await runChild(bench, i);
+    run.loadBefore = load;
+    runs.push(run);
+  }
+  const good = runs.filter((r) => r.report);
+  const sorted = [...good].sort((a, b) => a.report.requestsPerS - b.report.requestsPerS);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  all.push({ bench, runs, median });
+}
+
+// ------------------------------------------------------------------ table
+const rows = [['benchmark', 'HTTP req', 'paths', 'wall s', 'req/s', 'paths/s', 'CPU µs/req', 'peak RSS MB', 'tokens billed', 'tokens ledger', 'mismatch', 'conc', 'load']];
+for (const { bench, median, runs } of all) {
+  const r = median?.report;
+  if (!r) {
+    rows.push([bench.name, 'FAILED', '', '', '', '', '', '', '', '', '', '', '']);
+    continue;
+  }
+  rows.push([
+    bench.name.replace('harness-throughput-', ''),
+    String(r.httpRequests),
+    String(r.pathsServed),
+    r.wallS.toFixed(2),
+    String(r.requestsPerS),
+    String(r.pathsPerS),
+    String(r.harnessCpuUsPerRequest),
+    r.peakRssMB.toFixed(1),
+    String(r.tokens.billedByServer),
+    String(r.tokens.inLedgerCalls),
+    String(r.mismatchCount),
+    String(r.concurrency),
+    `${median.loadBefore.toFixed(1)}${runs.length > 1 ? ` (median of ${runs.length})` : ''}`,
+  ]);
+}
+const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+const line = (row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.slice(1).map(line).join('\n')}\n`);
+
+const notes = [];
+let failed = false;
+for (const { bench, median, runs } of all) {
+  for (const run of runs) {
+    if (!run.report || !run.report.ok) {
+      failed = true;
+      notes.push(`${run.name}: ACCOUNTING CHECK FAILED ${run.report ? JSON.stringify(run.report.checks) : `(exit ${run.code})`}`);
+    }
+  }
+  const r = median?.report;
+  if (!r) continue;
+  const comparable = r.mode === 'native' ? r.pathsPerS : r.requestsPerS;
+  notes.push(
+    `${bench.name}: ${r.mode === 'native' ? 'paths/s' : 'req/s'} ${comparable} ${comparable >= TARGET_RPS ? 'meets' : 'MISSES'} ≥${TARGET_RPS}; ` +
+      `peak RSS ${r.peakRssMB} MB ${r.peakRssMB <= TARGET_RSS_MB ? 'meets' : 'MISSES'} ≤${TARGET_RSS_MB} MB; ` +
+      `CPU-bound capacity ≈ ${Math.round(1e6 / r.harnessCpuUsPerRequest)} req/s of harness CPU; ` +
+      `${r.pathsRefusedByBudget} paths refused by B before sending; failed attempts ${r.ledger.failedAttempts}`,
+  );
+}
+for (const other of OTHERS) {
+  const code = await new Promise((resolve) => spawn(process.execPath, [join(here, other.script), ...other.args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve));
+  const file = join(here, 'out', `${other.name}.json`);
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  const cli = report?.cli ?? {};
+  notes.push(
+    `${other.name}: exit ${code}; ` +
+      (report ? `wall ${cli.wallSeconds ?? '?'} s, peak RSS ${cli.peakRssMB ?? '?'} MB, pass ${report.pass ?? '?'} (bench/out/${other.name}.json)` : 'no report'),
+  );
+  all.push({ bench: other, runs: [{ name: other.name, code, report, loadBefore: undefined }], median: undefined, other: true });
+}
+process.stdout.write(`\n${notes.join('\n')}\n`);
+process.stdout.write(
+  '\njob: 1,000 cases (MBPP text + HumanEval prompts) x best_of_n [1, 8] x {baseline, candidate}; req/s counts every HTTP request ' +
+    'of the run (n=1 arms included). "tokens billed" is summed by the sim-server process from the reply bodies it sends; ' +
+    '"tokens ledger" is Σ total_tokens over calls.jsonl. Peak RSS is the harness process only (the server runs in its own process).\n',
+);
+
+mkdirSync(join(here, 'out'), { recursive: true });
+writeFileSync(
+  join(here, 'out', 'summary.json'),
+  `${JSON.stringify({ when: new Date().toISOString(), cpus: cpus().length, node: process.version, targets: { requestsPerS: TARGET_RPS, peakRssMB: TARGET_RSS_MB }, benchmarks: all.map(({ bench, runs, median }) => ({ name: bench.name, median: median?.name, runs: runs.map((r) => ({ name: r.name, loadBefore: r.loadBefore, report: r.report })) })) }, null, 2)}\n`,
+);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,52 @@
+/** `isobudget compare RUN_A RUN_B` — what moved between two runs on the same cases. */
+import { resolve } from 'node:path';
+import { loadRun } from '../../analysis/load-run.js';
+import { compareRuns, type RunSide } from '../../compare/compare-runs.js';
+import { checkDatasets } from '../../compare/dataset-check.js';
+import { renderComparison } from '../../compare/render-compare.js';
+import { IsobudgetError } from '../../core/errors.js';
+import { existsSync } from 'node:fs';
+import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
+import type { VerdictRecord } from '../../verdict/record.js';
+import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json]
+  per arm: product pass rate (paired by case, with CI and McNemar p), pass@1, pass@N,
+  tokens per case and per success, p95 latency, and the cases that flipped; both verdicts;
+  the settings that changed. The runs must have the same split and dataset hashes
+  (invariant 5); --force compares different datasets on the cases both runs have.`;
+
+export const compareCommand: CommandSpec = {
+  summary: 'what moved between two runs on the same cases (per arm, paired by case), and which cases flipped',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('compare', argv, {
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
+    const [a, b] = positionals.map((dir) => side(resolve(io.cwd, dir))) as [RunSide, RunSide];
+    const datasets = checkDatasets(a.manifest, b.manifest);
+    if (!datasets.same && values.force !== true) {
+      const detail = datasets.differences.map((d) => `${d.name}: ${d.a ?? '(none)'} vs ${d.b ?? '(none)'}`).join('; ');
+      throw new IsobudgetError('datasets_differ', `the runs did not use the same cases — ${detail}`, { hint: 'compare runs of the same split and dataset files, or pass --force to compare on the cases both have' });
+    }
+    const comparison = compareRuns(a, b, { forced: !datasets.same });
+    io.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparison(comparison));
+    return EXIT.ok;
+  },
+};
+
+function side(dir: string): RunSide {
+  const run = loadRun(dir);
+  const file = runPaths(dir).verdict;
+  const verdict = existsSync(file) ? readJsonFile<VerdictRecord>(file, 'verdict.json') : verdictForRun(dir);
+  return { dir, manifest: run.manifest, results: run.results, verdict };
+}

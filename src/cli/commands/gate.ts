@@ -1,0 +1,94 @@
+/**
+ * `isobudget gate EXPERIMENT.yaml` — the five-layer promotion gate. CANDIDATE is an
+ * experiment config: its candidate variant's skill file is the candidate, its baseline
+ * variant what it must beat. `--show GATE_ID` / `--list` read recorded gates.
+ */
+import { resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { runGate } from '../../gates/run-gate.js';
+import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import type { GateLayerResult, GateRun } from '../../memory/store/records.js';
+import { renderCard } from '../../review/card.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import type { CommandSpec } from './spec.js';
+
+/** Layers 1–4 passed and a human decision is pending (`isobudget review`). Not in EXIT: specific to this command. */
+export const AWAITING_REVIEW = 20;
+
+const USAGE = `isobudget gate EXPERIMENT.yaml [--baseline-config BASE.yaml] [--auto-confirm] [--max-test-uses N]
+       [--contamination-min-chars N] [--out runs] [--store PATH] [--json]
+isobudget gate --list | --show GATE_ID [--json]
+CANDIDATE = EXPERIMENT.yaml: its candidate variant (a skill file) is the candidate; screen it on val
+and \`isobudget memory ingest\` the run first — the gate runs the test split itself.
+exit codes: 0 passed (promoted), 10 a layer failed, 11 regression, ${AWAITING_REVIEW} awaiting human review, 2 bad input`;
+
+function renderLayers(gate: GateRun, layers: readonly GateLayerResult[]): string {
+  const lines = [`gate ${gate.gate_id}  ${gate.status}  candidate ${gate.candidate_id ?? '?'}${gate.memory_id ? ` (${gate.memory_id})` : ''}${gate.test_run_id ? `, test run ${gate.test_run_id}` : ''}`];
+  for (const layer of layers) lines.push(`  ${layer.layer} ${layer.name.padEnd(12)} ${layer.status.padEnd(8)} ${layer.summary}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function exitCodeOf(gate: GateRun, layers: readonly GateLayerResult[]): number {
+  if (gate.status === 'passed') return EXIT.ok;
+  if (gate.status === 'awaiting_review') return AWAITING_REVIEW;
+  return layers.some((l) => l.layer === 2 && l.status === 'failed') ? EXIT.regression : EXIT.notPromotable;
+}
+
+async function showGates(io: CliIO, storePath: string, id: string | undefined, json: boolean): Promise<number> {
+  const store = openMemoryStore(storePath, io.cwd);
+  try {
+    const gates = id === undefined ? await store.listGates() : [await store.getGate(id)].filter((g): g is GateRun => g !== undefined);
+    if (id !== undefined && gates.length === 0) throw new IsobudgetError('not_found', `no gate ${id}`, { hint: 'isobudget gate --list' });
+    const withLayers = await Promise.all(gates.map(async (gate) => ({ gate, layers: await store.listLayers(gate.gate_id) })));
+    if (json) io.stdout.write(`${JSON.stringify(withLayers, null, 2)}\n`);
+    else for (const { gate, layers } of withLayers) io.stdout.write(id === undefined ? `${gate.gate_id}  ${gate.status.padEnd(15)} ${gate.candidate_id ?? '?'}  ${gate.updated_at}\n` : renderLayers(gate, layers));
+  } finally {
+    store.close();
+  }
+  return EXIT.ok;
+}
+
+export const gateCommand: CommandSpec = {
+  summary: 'five-layer promotion gate for a candidate skill: format + contamination, regression, test-split significance, budget, human review',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('gate', argv, {
+      'baseline-config': { type: 'string' }, 'auto-confirm': { type: 'boolean' }, 'max-test-uses': { type: 'string' }, 'contamination-min-chars': { type: 'string' },
+      out: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const storePath = values.store ?? DEFAULT_STORE_PATH;
+    if (values.list || values.show !== undefined) return showGates(io, storePath, values.show, values.json === true);
+    const configArg = positionals[0];
+    if (!configArg) throw new IsobudgetError('usage', 'gate: pass the EXPERIMENT.yaml whose candidate variant is the candidate', { hint: USAGE });
+    const maxTestUses = intOption('max-test-uses', values['max-test-uses']);
+    const minChars = intOption('contamination-min-chars', values['contamination-min-chars']);
+    const store = openMemoryStore(storePath, io.cwd);
+    try {
+      const outcome = await runGate({
+        configPath: resolve(io.cwd, configArg),
+        ...(values['baseline-config'] ? { baselineConfigPath: resolve(io.cwd, values['baseline-config']) } : {}),
+        store,
+        outDir: resolve(io.cwd, values.out ?? 'runs'),
+        env: io.env,
+        signal: io.signal,
+        autoConfirm: values['auto-confirm'] === true,
+        ...(maxTestUses === undefined ? {} : { maxTestUses }),
+        ...(minChars === undefined ? {} : { contaminationMinChars: minChars }),
+      });
+      if (values.json) io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      else {
+        for (const message of outcome.messages) io.stderr.write(`memory: ${message}\n`);
+        io.stdout.write(renderLayers(outcome.gate, outcome.layers));
+        if (outcome.review) io.stdout.write(`\nqueued for review:\n${renderCard(outcome.review)}decide with: isobudget review   (or --decide ${outcome.review.review_id}=approve --reviewer NAME)\n`);
+      }
+      return exitCodeOf(outcome.gate, outcome.layers);
+    } finally {
+      store.close();
+    }
+  },
+};

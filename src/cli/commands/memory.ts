@@ -1,0 +1,83 @@
+/**
+ * `isobudget memory <action>` — the governed memory store (DESIGN §7): ingest verdicts and
+ * `.learnings/` notes, search and export by weight (negative patterns first), show history
+ * and diffs, list conflicts, decay, roll back, retire, configure forgetting.
+ */
+import { resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { importLearnings, provenanceFromRun } from '../../memory/import-learnings.js';
+import { ingestRunDir, loadRunForMemory } from '../../memory/ingest-run.js';
+import type { Provenance } from '../../memory/record.js';
+import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import type { MemoryStore } from '../../memory/store/spec.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { adminActions } from './memory-admin.js';
+import { COMMON, MEMORY_USAGE, type MemoryAction, type MemoryDeps } from './memory-common.js';
+import { readActions } from './memory-read.js';
+import type { CommandSpec } from './spec.js';
+
+const ingest: MemoryAction = async (argv, io, { deps, open }) => {
+  const { values, positionals } = parseCommandArgs('memory ingest', argv, COMMON, MEMORY_USAGE);
+  if (positionals.length === 0) throw new IsobudgetError('usage', 'memory ingest: pass one or more RUN_DIRs', { hint: MEMORY_USAGE });
+  const store = open(values.store);
+  try {
+    for (const dir of positionals) {
+      const result = await ingestRunDir(resolve(io.cwd, dir), store, deps.now());
+      io.stdout.write(`${result.facts.run_id} (${result.facts.split}, ${result.facts.verdict}, candidate ${result.facts.candidate_id}):\n`);
+      for (const message of result.messages) io.stdout.write(`  ${message}\n`);
+    }
+  } finally {
+    store.close();
+  }
+  return EXIT.ok;
+};
+
+const importNotes: MemoryAction = async (argv, io, { deps, open }) => {
+  const { values, positionals } = parseCommandArgs('memory import-learnings', argv, {
+    ...COMMON, 'from-run': { type: 'string' }, run: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, budget: { type: 'string' }, n: { type: 'string' }, verdict: { type: 'string' },
+  } as const, MEMORY_USAGE);
+  const dir = positionals[0];
+  if (!dir) throw new IsobudgetError('usage', 'memory import-learnings: pass the .learnings/ folder (or the directory holding it)', { hint: MEMORY_USAGE });
+  const fromRun = values['from-run'] === undefined ? {} : provenanceFromRun(loadRunForMemory(resolve(io.cwd, values['from-run'])));
+  const flags: Partial<Provenance> = {};
+  const put = <K extends keyof Provenance>(key: K, value: Provenance[K] | undefined): void => {
+    if (value !== undefined) flags[key] = value;
+  };
+  put('source_run', values.run);
+  put('base_url', values['base-url']);
+  put('model', values.model);
+  put('budget', intOption('budget', values.budget));
+  put('n', intOption('n', values.n));
+  put('verdict', values.verdict);
+  const store = open(values.store);
+  try {
+    const plan = await importLearnings(resolve(io.cwd, dir), { ...fromRun, ...flags }, store, deps.now());
+    for (const message of plan.messages) io.stdout.write(`${message}\n`);
+    for (const refused of plan.refused) io.stderr.write(`refused: ${refused.message}\n`);
+    if (plan.reviewItems.length > 0) io.stdout.write(`${plan.reviewItems.length} rule-level write(s) queued for review: isobudget review\n`);
+    return plan.refused.length > 0 ? EXIT.usage : EXIT.ok;
+  } finally {
+    store.close();
+  }
+};
+
+export function createMemoryCommand(deps: MemoryDeps): CommandSpec {
+  const actions: Record<string, MemoryAction> = { ingest, 'import-learnings': importNotes, ...readActions, ...adminActions };
+  return {
+    summary: 'governed memory: ingest verdicts and .learnings/, search/export (negative patterns first), history, conflicts, decay, rollback',
+    async run(argv, io) {
+      const [action, ...rest] = argv;
+      if (action === undefined || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
+        io.stdout.write(`${MEMORY_USAGE}\n`);
+        return action === undefined ? EXIT.usage : EXIT.ok;
+      }
+      const run = actions[action];
+      if (!run) throw new IsobudgetError('usage', `memory: unknown action '${action}'`, { hint: MEMORY_USAGE });
+      const open = (path: string | undefined): MemoryStore => openMemoryStore(path ?? DEFAULT_STORE_PATH, io.cwd);
+      return run(rest, io, { deps, open });
+    },
+  };
+}
+
+export const memoryCommand = createMemoryCommand({ now: () => new Date() });

@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import { simulate } from '../../providers/sim/engine.js';
+import { anthropicMessagesRoute } from '../../providers/sim/http/anthropic-messages-route.js';
+import { formatSse } from '../../providers/sim/http/http-io.js';
+import { openaiChatRoute } from '../../providers/sim/http/openai-chat-route.js';
+import { openaiResponsesRoute } from '../../providers/sim/http/openai-responses-route.js';
+import type { Route, RouteReply } from '../../providers/sim/http/route.js';
+import type { GenerationProtocol } from '../routes.js';
+import { observeJsonBody } from './body-observer.js';
+import { SseDecoder } from './sse-decoder.js';
+import { createStreamObserver } from './stream-observer.js';
+
+let ids = 0;
+function reply(route: Route, body: Record<string, unknown>, includeUsage = true): RouteReply {
+  return route.handle({ body, simulate: (request) => simulate(request, { seed: 1 }), includeUsage, rejectNativeN: false, nextId: (prefix) => `${prefix}${(ids += 1)}` });
+}
+
+function observeStream(protocol: GenerationProtocol, text: string) {
+  const decoder = new SseDecoder();
+  const observer = createStreamObserver(protocol);
+  for (const event of [...decoder.push(Buffer.from(text)), ...decoder.end()]) observer.onEvent(event);
+  return observer.result();
+}
+
+const messages = [{ role: 'user', content: 'What is 12 + 30? Explain.' }];
+const CASES = [
+  { protocol: 'anthropic-messages' as const, route: anthropicMessagesRoute, body: { model: 'sim-small', max_tokens: 200, messages } },
+  { protocol: 'openai-chat' as const, route: openaiChatRoute, body: { model: 'sim-small', max_tokens: 200, messages, stream_options: { include_usage: true } } },
+  { protocol: 'openai-responses' as const, route: openaiResponsesRoute, body: { model: 'sim-small', max_output_tokens: 200, input: messages } },
+];
+
+describe.each(CASES)('$protocol', ({ protocol, route, body }) => {
+  test('stream usage equals the JSON usage the same request gets', () => {
+    const json = reply(route, body);
+    const sse = reply(route, { ...body, stream: true });
+    if (json.kind !== 'json' || sse.kind !== 'sse') throw new Error('unexpected reply kinds');
+    const fromBody = observeJsonBody(protocol, JSON.stringify(json.body));
+    const fromStream = observeStream(protocol, sse.events.map(formatSse).join(''));
+    expect(fromBody.usage.totalTokens).toBeGreaterThan(0);
+    expect(fromStream.usage).toEqual(fromBody.usage);
+    expect(fromStream.finish).toEqual(fromBody.finish);
+    expect(fromStream.model).toBe('sim-small');
+  });
+
+  test('a reply without usage is unknown, never 0', () => {
+    const json = reply(route, body, false);
+    const sse = reply(route, { ...body, stream: true }, false);
+    if (json.kind !== 'json' || sse.kind !== 'sse') throw new Error('unexpected reply kinds');
+    expect(observeJsonBody(protocol, JSON.stringify(json.body)).usage.totalTokens).toBeUndefined();
+    expect(observeStream(protocol, sse.events.map(formatSse).join('')).usage.totalTokens).toBeUndefined();
+  });
+
+  test('a stream cut before its final event has unknown usage', () => {
+    const sse = reply(route, { ...body, stream: true });
+    if (sse.kind !== 'sse') throw new Error('expected a stream');
+    const cut = sse.events.slice(0, 2).map(formatSse).join('');
+    expect(observeStream(protocol, cut).usage.totalTokens).toBeUndefined();
+  });
+});
+
+test('Anthropic: message_delta usage is cumulative and replaces message_start counts, cache tokens included', () => {
+  const text = [
+    'event: message_start', 'data: {"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":10,"cache_read_input_tokens":90,"cache_creation_input_tokens":5,"output_tokens":1}}}', '',
+    'event: message_delta', 'data: {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":42}}', '', '',
+  ].join('\n');
+  const observed = observeStream('anthropic-messages', text);
+  expect(observed.usage).toEqual({ inputTokens: 105, outputTokens: 42, totalTokens: 147, cachedTokens: 90, reasoningTokens: undefined });
+  expect(observed.finish).toEqual({ unified: 'length', raw: 'max_tokens' });
+});
+
+test('an error event in a stream is reported', () => {
+  const text = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+  expect(observeStream('anthropic-messages', text).error).toBe('Overloaded');
+});
