@@ -53,7 +53,8 @@ describe.each([
         }
       }
     }
-    const single = (arm: string) => results.filter((r) => r.arm === arm);
+    // Results land in completion order: pair them by case.
+    const single = (arm: string) => results.filter((r) => r.arm === arm).sort((a, b) => a.case_id.localeCompare(b.case_id));
     const baseline = single('baseline_single');
     const candidate = single('candidate_single');
     // Same luck, same answers: the habits change the cost, not the outcome.

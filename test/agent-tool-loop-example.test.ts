@@ -70,6 +70,9 @@ test('tool-loop: same answers, redundant tool use, not promoted', async () => {
   expect(candidate.retriesPerSuccess).toBeGreaterThan(0.3);
   // … and tokens: the growth is past the gate, which blocks promotion.
   expect(verdict.same_budget?.tokens_per_success_growth).toBeGreaterThan(1.5);
+  // The verdict's attribution names it: tool-call redundancy, routed to a skill update.
+  const redundancy = verdict.attribution?.findings.find((f) => f.detector === 'tool_redundancy');
+  expect(redundancy).toMatchObject({ flagged: true, cause: 'systemic' });
   // At n=4 each path has B/4: the redundant loops run out of budget first.
   const best = (arm: string) => armTools(run.results, arm);
   expect(best('candidate_best_of_4').passRate).toBeLessThan(best('baseline_best_of_4').passRate);

@@ -33,7 +33,7 @@ describe('the upstream key', () => {
   beforeAll(async () => {
     ledgerDir = mkdtempSync(join(tmpdir(), 'isobudget-gw-sec-'));
     ledger = new DailyLedger(ledgerDir, makeScrubber(UPSTREAM_KEY).text);
-    h = await startHarness({ sim: { seed: 4, requireApiKey: UPSTREAM_KEY }, gateway: { upstreamKey: UPSTREAM_KEY, sink: ledger } as never });
+    h = await startHarness({ sim: { seed: 4, requireApiKey: UPSTREAM_KEY }, gateway: { upstreamKey: UPSTREAM_KEY }, sink: ledger });
   });
   afterAll(async () => {
     await h.close();
@@ -48,7 +48,7 @@ describe('the upstream key', () => {
     seen.push(await call(`${h.gateway.url}/v1/chat/completions`, json(key, { model: 'sim-small', stream: true, messages: user })));
     seen.push(await call(`${h.gateway.url}/v1/responses`, json(key, { model: 'sim-small', input: 'What is 2 + 2?' })));
     seen.push(await call(`${h.gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } }));
-    seen.push(await call(`${h.gateway.url}/v1/messages`, json(key, { model: 'sim-small', messages: user }))); // upstream 400: no max_tokens
+    seen.push(await call(`${h.gateway.url}/v1/messages`, json(key, { model: 'sim-small', max_tokens: 5, messages: [] }))); // upstream 400: no messages
     seen.push(await call(`${h.gateway.url}/v1/messages`, json('ibk-unknown', { model: 'sim-small', max_tokens: 5, messages: user })));
     seen.push(await call(`${h.gateway.url}/v1/messages`, json(h.mint(5), { model: 'sim-small', max_tokens: 5, messages: user }))); // budget 429
     expect(seen.map((s) => s.status)).toEqual([200, 200, 200, 200, 200, 400, 401, 429]);

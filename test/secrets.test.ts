@@ -36,7 +36,7 @@ test.each([
   const index = await runCli(['ledger', 'index', runDir]);
   expect(index.code, index.stderr).toBe(0);
   const files = readTree(experiment.runsDir);
-  expect(files.map((f) => f.file.split('/').pop()).sort()).toEqual(['calls.jsonl', 'doctor.jsonl', 'ledger.sqlite', 'manifest.json', 'results.jsonl', 'verdict.json']);
+  expect(files.map((f) => f.file.split('/').pop())).toEqual(expect.arrayContaining(['calls.jsonl', 'doctor.jsonl', 'ledger.sqlite', 'manifest.json', 'results.jsonl', 'verdict.json']));
   for (const { file, text } of files) expect(text.includes(KEY), file).toBe(false);
   for (const output of [ok.stdout, ok.stderr, wrong.stdout, wrong.stderr, doctor.stdout, doctor.stderr]) expect(output.includes(KEY)).toBe(false);
 });

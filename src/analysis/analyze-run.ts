@@ -5,11 +5,13 @@
  */
 import type { GatesConfig } from '../config/types.js';
 import type { ResultRecord } from '../ledger/records.js';
+import type { BootstrapEstimate } from '../stats/index.js';
 import { armName } from '../runner/plan.js';
 import { armMetrics, type ArmMetrics } from './arm-metrics.js';
 import { caseTable, type ArmCases } from './case-table.js';
 import { comparePasses, compareTokens, differenceInDifferencesOf, p95LatencyRatio, type BootstrapSettings, type Estimate, type PassComparison, type TokenComparison } from './compare.js';
 import { categoryDeltas, type CategoryDelta } from './categories.js';
+import { didKey, passKey, sharedBootstrap, tokensKey, type SharedEstimates } from './shared-bootstrap.js';
 
 export interface AnalysisContext {
   runId: string;
@@ -76,21 +78,28 @@ export function analyzeResults(results: readonly ResultRecord[], context: Analys
   const get = (arm: string): ArmCases => table.get(arm) ?? new Map();
   const A = armName('baseline', 1);
   const B = armName('candidate', 1);
-  const passes = comparePasses(get(A), get(B), [A, B], settings);
-  const sameBudget = { passes, tokens: compareTokens(get(A), get(B), settings), p95LatencyRatio: p95LatencyRatio(get(A), get(B)) };
+  const ns = context.bestOfN.filter((k) => k > 1);
+  const shared = sharedBootstrap(
+    table,
+    [[A, B], ...ns.flatMap((n) => [[armName('baseline', n), armName('candidate', n)], [B, armName('candidate', n)]] as const)],
+    ns.map((n) => [A, B, armName('baseline', n), armName('candidate', n)] as const),
+    settings,
+  );
+  const passes = comparePasses(get(A), get(B), [A, B], settings, shared?.get(passKey(A, B)));
+  const sameBudget = { passes, tokens: compareTokens(get(A), get(B), settings, tokensOf(shared, A, B)), p95LatencyRatio: p95LatencyRatio(get(A), get(B)) };
   const metrics = armMetrics(evaluated);
   const bestOfN: BestOfNComparison[] = [];
-  for (const n of context.bestOfN.filter((k) => k > 1)) {
+  for (const n of ns) {
     const C = armName('baseline', n);
     const D = armName('candidate', n);
-    const selected = comparePasses(get(C), get(D), [C, D], settings);
+    const selected = comparePasses(get(C), get(D), [C, D], settings, shared?.get(passKey(C, D)));
     if (!selected) continue;
-    const tokensD = compareTokens(get(B), get(D), settings);
+    const tokensD = compareTokens(get(B), get(D), settings, tokensOf(shared, B, D));
     bestOfN.push({
       n,
       selected,
-      tokens: compareTokens(get(C), get(D), settings),
-      differenceInDifferences: differenceInDifferencesOf({ a: get(A), b: get(B), c: get(C), d: get(D) }, settings),
+      tokens: compareTokens(get(C), get(D), settings, tokensOf(shared, C, D)),
+      differenceInDifferences: differenceInDifferencesOf({ a: get(A), b: get(B), c: get(C), d: get(D) }, settings, shared?.get(didKey([A, B, C, D]))),
       baselinePassAtN: metrics.find((m) => m.arm === C)?.passAtN ?? 0,
       candidatePassAtN: metrics.find((m) => m.arm === D)?.passAtN ?? 0,
       spendRatioVsSingle: tokensD?.totalTokensRatio.value,
@@ -106,6 +115,12 @@ export function analyzeResults(results: readonly ResultRecord[], context: Analys
     regression: regressionSet(results.filter((r) => r.split === 'regression'), settings),
     invariants: invariants(results, table, context),
   };
+}
+
+function tokensOf(shared: SharedEstimates | undefined, baseline: string, candidate: string): { tps: BootstrapEstimate; total: BootstrapEstimate } | undefined {
+  const tps = shared?.get(tokensKey('tps', baseline, candidate));
+  const total = shared?.get(tokensKey('total', baseline, candidate));
+  return tps && total ? { tps, total } : undefined;
 }
 
 function regressionSet(results: readonly ResultRecord[], settings: BootstrapSettings): RegressionSetResult | undefined {

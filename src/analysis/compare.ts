@@ -70,12 +70,13 @@ export interface TokenComparison {
   candidateTokens: number;
 }
 
-export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [string, string], settings: BootstrapSettings): PassComparison | undefined {
+/** `shared`: this delta from a bootstrap over the same cases and seed (see shared-bootstrap.ts). */
+export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [string, string], settings: BootstrapSettings, shared?: BootstrapEstimate): PassComparison | undefined {
   const ids = sharedCases(new Map([[names[0], baseline], [names[1], candidate]]), names);
   if (ids.length === 0) return undefined;
   const a = column(baseline, ids, (r) => r.pass);
   const b = column(candidate, ids, (r) => r.pass);
-  const { delta } = pairedBootstrap({ columns: { a, b }, statistics: { delta: meanDifference({ candidate: 'b', baseline: 'a' }) }, ...settings });
+  const delta = shared ?? pairedBootstrap({ columns: { a, b }, statistics: { delta: meanDifference({ candidate: 'b', baseline: 'a' }) }, ...settings }).delta;
   const n = ids.length;
   const sumA = a.reduce((x, y) => x + y, 0);
   const sumB = b.reduce((x, y) => x + y, 0);
@@ -109,7 +110,7 @@ export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [s
   };
 }
 
-export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings: BootstrapSettings): TokenComparison | undefined {
+export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings: BootstrapSettings, shared?: { tps: BootstrapEstimate; total: BootstrapEstimate }): TokenComparison | undefined {
   const ids = [...baseline.keys()].filter((id) => baseline.get(id)?.tokens !== undefined && candidate.get(id)?.tokens !== undefined).sort();
   if (ids.length === 0) return undefined;
   const columns = {
@@ -118,7 +119,7 @@ export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings:
     okA: column(baseline, ids, (r) => r.pass),
     okB: column(candidate, ids, (r) => r.pass),
   };
-  const estimates = pairedBootstrap({
+  const estimates = shared ?? pairedBootstrap({
     columns,
     statistics: {
       tps: ratioOfRatios({ candidate: { numerator: 'tokB', denominator: 'okB' }, baseline: { numerator: 'tokA', denominator: 'okA' } }),
@@ -139,10 +140,11 @@ export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings:
 }
 
 /** (D−C) − (B−A) over the cases all four arms share. */
-export function differenceInDifferencesOf(arms: { a: ArmCases; b: ArmCases; c: ArmCases; d: ArmCases }, settings: BootstrapSettings): Estimate | undefined {
+export function differenceInDifferencesOf(arms: { a: ArmCases; b: ArmCases; c: ArmCases; d: ArmCases }, settings: BootstrapSettings, shared?: BootstrapEstimate): Estimate | undefined {
   const table = new Map(Object.entries(arms));
   const ids = sharedCases(table, ['a', 'b', 'c', 'd']);
   if (ids.length === 0) return undefined;
+  if (shared) return toEstimate(shared);
   const columns = {
     a: column(arms.a, ids, (r) => r.pass),
     b: column(arms.b, ids, (r) => r.pass),

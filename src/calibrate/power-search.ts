@@ -32,6 +32,8 @@ export interface PowerSearchResult {
   /** Every count simulated, ascending. */
   evaluated: ScenarioResult[];
   maxCases: number;
+  /** Experiments a count gets unless it is settled early. */
+  experimentsPerCount: number;
 }
 
 /** Relative gap between the bracketing counts at which bisection stops. */
@@ -73,5 +75,6 @@ function finish(input: PowerSearchInput, cases: number | null, cache: Map<number
     atCases: cases === null ? undefined : cache.get(cases),
     evaluated: [...cache.values()].sort((a, b) => a.cases - b.cases),
     maxCases: input.maxCases,
+    experimentsPerCount: input.scenario.experiments,
   };
 }

@@ -43,7 +43,7 @@ export function renderCalibration(report: CalibrationReport, context: RenderCont
     );
     lines.push(`  ${closed}`);
     // Counts far from the target stop early (power-search.ts); say so beside their rate.
-    const early = (r: ScenarioResult): string => (r.experiments < report.experiments && r.cases !== report.cases ? ` (settled after ${r.experiments})` : '');
+    const early = (r: ScenarioResult): string => (r.experiments < search.experimentsPerCount ? ` (settled after ${r.experiments})` : '');
     lines.push(`  searched: ${search.evaluated.map((r) => `${r.cases} ${pct(r.rate, 0)}${early(r)}`).join(' · ')}`);
   }
   lines.push(`effect model: candidate p = σ(logit p ${report.logitShift >= 0 ? '+' : '−'} ${Math.abs(report.logitShift).toFixed(3)}), population mean delta ${signed(report.effect)}; SD of one paired difference ${report.sdDiff.toFixed(3)}`);

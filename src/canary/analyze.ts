@@ -6,9 +6,11 @@
  * - `continue` otherwise.
  * A breach needs both: the point estimate past the threshold AND the interval excluding "no
  * harm" (canary significantly worse than control). The first guards against rolling back for
- * a trivial but significant change, the second against rolling back on noise. Checking every
- * day and the running total raises the false-rollback rate above α — the safe direction for a
- * canary.
+ * a trivial but significant change, the second against rolling back on noise.
+ * A canary looks many times — 4 metrics, each day and the running total, for every planned
+ * day — so each look's interval is Bonferroni-adjusted over all of them: a canary with no
+ * real change is rolled back with probability at most 1 − confidence over its whole life, not
+ * per look (with 56 unadjusted looks at 95% it would be rolled back most of the time).
  */
 import type { Interval } from '../stats/index.js';
 import type { CanaryEvent } from './events.js';
@@ -47,6 +49,9 @@ export interface CanaryAnalysis {
   policy: CanaryPolicy;
   /** B and n of the same-budget pass rate. */
   budget: number;
+  /** Confidence of every interval shown and checked: the policy's, Bonferroni over all looks. */
+  lookConfidence: number;
+  looks: number;
   n: number;
   firstDate: string;
   days: DayReport[];
@@ -59,6 +64,7 @@ export interface CanaryAnalysis {
 }
 
 const DAY_MS = 86_400_000;
+const METRICS = 4;
 
 export function analyzeCanary(events: readonly CanaryEvent[], policy: CanaryPolicy): CanaryAnalysis {
   const sorted = [...events].sort((a, b) => a.time - b.time);
@@ -71,7 +77,10 @@ export function analyzeCanary(events: readonly CanaryEvent[], policy: CanaryPoli
     if (list) list.push(e);
     else byDay.set(day, [e]);
   }
-  const settings: MetricSettings = { budget, n: policy.n, confidence: policy.confidence };
+  const span = Math.max(...byDay.keys(), 0);
+  const looks = METRICS * 2 * Math.max(policy.days, span);
+  const lookConfidence = 1 - (1 - policy.confidence) / looks;
+  const settings: MetricSettings = { budget, n: policy.n, confidence: lookConfidence };
   const days: DayReport[] = [];
   const sofar: CanaryEvent[] = [];
   for (const day of [...byDay.keys()].sort((a, b) => a - b)) {
@@ -89,7 +98,7 @@ export function analyzeCanary(events: readonly CanaryEvent[], policy: CanaryPoli
   const breaches = days.flatMap((d) => d.breaches);
   const failures = summarizeFailures(sorted);
   const { decision, reason } = decide(days, breaches, daysObserved, policy);
-  return { policy, budget, n: policy.n, firstDate: days[0]?.date ?? '', days, daysObserved, breaches, failures, decision, reason };
+  return { policy, budget, lookConfidence, looks, n: policy.n, firstDate: days[0]?.date ?? '', days, daysObserved, breaches, failures, decision, reason };
 }
 
 function decide(days: readonly DayReport[], breaches: readonly Breach[], observed: number, policy: CanaryPolicy): { decision: CanaryDecision; reason: string } {

@@ -17,7 +17,7 @@
  *   J. Statist. Comput. Simul. 72), applied to p95 and to tokens_per_success.
  * Production events are not paired: the two variants are independent samples.
  */
-import { normalQuantile, quantile, wilsonInterval, type Interval } from '../stats/index.js';
+import { normalQuantile, quantileOfSorted, wilsonInterval, type Interval } from '../stats/index.js';
 import type { CanaryVariant } from './assign.js';
 import type { CanaryEvent } from './events.js';
 
@@ -162,7 +162,7 @@ function p95Latency(events: readonly CanaryEvent[], z: number): LogEstimate | un
   const m = events.length;
   if (m < 2) return undefined;
   const sorted = Float64Array.from(events, (e) => e.latencyMs).sort();
-  const value = quantile(sorted, 0.95) ?? Number.NaN;
+  const value = quantileOfSorted(sorted, 0.95);
   const half = z * Math.sqrt(m * 0.95 * 0.05);
   const lower = sorted[Math.max(0, Math.floor(m * 0.95 - half) - 1)] as number;
   const upper = sorted[Math.min(m - 1, Math.ceil(m * 0.95 + half) - 1)] as number;

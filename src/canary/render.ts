@@ -18,7 +18,7 @@ export function renderCanary(a: CanaryAnalysis): string {
   const p = a.policy;
   const lines = [
     `canary analysis: ${a.firstDate} onward, day ${a.daysObserved} of ${p.days}; same-budget pass rate at B=${a.budget.toLocaleString('en-US')}, n=${a.n}`,
-    `P0 thresholds (each must also be significant at ${Math.round(p.confidence * 100)}%): pass rate −${(p.p0.passRateDrop * 100).toFixed(1)} pts · tokens/success ×${p.p0.tokensPerSuccessGrowth} · p95 latency ×${p.p0.p95LatencyGrowth} · negative feedback +${(p.p0.negativeFeedbackIncrease * 100).toFixed(1)} pts`,
+    `P0 thresholds (each must also be significant: intervals at ${(a.lookConfidence * 100).toFixed(2)}%, ${Math.round(p.confidence * 100)}% Bonferroni-adjusted over ${a.looks} looks): pass rate −${(p.p0.passRateDrop * 100).toFixed(1)} pts · tokens/success ×${p.p0.tokensPerSuccessGrowth} · p95 latency ×${p.p0.p95LatencyGrowth} · negative feedback +${(p.p0.negativeFeedbackIncrease * 100).toFixed(1)} pts`,
     '',
   ];
   const header = ['day', 'date', 'events ctl/can', 'pass rate ctl → can', 'Δ pts [CI]', 'tokens/success ctl → can', '× [CI]', 'p95 ms ctl → can', '× [CI]', 'neg. feedback ctl → can', 'Δ pts [CI]', 'P0'];

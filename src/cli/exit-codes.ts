@@ -14,6 +14,8 @@ export const EXIT = {
   regression: 11,
   /** --gate: an invariant broke (budget exceeded, arms on different cases). */
   invalid: 12,
+  /** `gate`: layers 1–4 passed; the candidate waits for a human in `isobudget review`. */
+  awaitingReview: 20,
   /** Interrupted by Ctrl-C; the ledger is consistent and the run can be resumed. */
   interrupted: 130,
 } as const;

@@ -12,6 +12,9 @@ export function detectKind(file: string, text: string): ClientKind | undefined {
   try {
     value = JSON.parse(text);
   } catch {
+    // Broken JSON still says by its name what it is meant to be.
+    if (basename(file).startsWith('settings')) return 'claude-code';
+    if (extname(file) === '.json') return /cc-?switch|provider/i.test(basename(file)) ? 'cc-switch' : undefined;
     return /^\s*\[|^\s*[a-z_]+\s*=/m.test(text) ? 'codex' : undefined;
   }
   if (!isObject(value)) return undefined;

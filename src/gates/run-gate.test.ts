@@ -108,6 +108,7 @@ describe('the five-layer gate', () => {
     const auto = await gate(store, plain, { run_id: 'bf-test-3' }, { autoConfirm: true }).outcome;
     expect(auto.gate.status).toBe('passed');
     expect(auto.layers.find((l) => l.layer === 5)?.summary).toContain('approved by auto-confirm');
+    expect(await store.getRecord('mem-date-parser-002')).toMatchObject({ version: 3, candidate_id: 'skill-date-parser-v5' });
     store.close();
   });
 

@@ -21,7 +21,7 @@ import { humanLayer } from '../review/decide.js';
 import { runExperiment } from '../runner/run-experiment.js';
 import type { VerdictName } from '../verdict/record.js';
 import { verdictForRun } from '../verdict/verdict-for-run.js';
-import { effectivePolicy, policyChanges } from './budget-policy.js';
+import { describeChange, effectivePolicy, policyChanges } from './budget-policy.js';
 import { formatLayer } from './format-layer.js';
 import { loadGateInputs } from './gate-inputs.js';
 import { alwaysHumanReasons, PROMOTION_REASON } from './needs-human.js';
@@ -150,7 +150,7 @@ export async function runGate(options: GateOptions): Promise<GateOutcome> {
       reasons: [PROMOTION_REASON, ...reasons],
       card: cardFromFacts(`promote ${candidate.candidate_id ?? candidate.memory_id} (${format.skill?.name} version ${format.skill?.version}) over ${run.verdict.baseline_id}`, facts, {
         diff: candidate.skill ? unifiedDiff(candidate.skill.baseline_text ?? '', candidate.skill.text, { from: candidate.skill.baseline_id ?? 'baseline', to: candidate.candidate_id ?? candidate.memory_id }) : '',
-        policyChanges: checks[2]?.[1].details['policy_changes'] as string[],
+        policyChanges: changes.map(describeChange),
         tokensPerSuccess: { baseline: same?.baseline_tokens_per_success ?? null, candidate: same?.candidate_tokens_per_success ?? null },
         p95LatencyRatio: same?.p95_latency_ratio ?? null,
         totalTokensRatio: run.verdict.bestofn_on?.total_tokens_ratio ?? null,

@@ -6,10 +6,13 @@ import type { KeyStore } from './keys/key-store.js';
 import type { CallSink } from './ledger/gateway-record.js';
 import type { UpstreamAgents } from './proxy/upstream-request.js';
 import type { Scrubber } from './scrubber.js';
+import type { UpstreamTarget } from './upstream-url.js';
 
 export interface GatewayContext {
   /** Upstream base URL as configured. */
   upstream: string;
+  /** The same, parsed once. */
+  target: UpstreamTarget;
   /** The same without credentials or query: what logs and the ledger show. */
   upstreamDisplay: string;
   /** The gateway's own upstream credential (never logged, never returned). */
@@ -24,5 +27,6 @@ export interface GatewayContext {
   upstreamTimeoutMs: number;
   /** The upstream bills with our tokenizer (the simulator): no margin on prompt estimates. */
   exactPrompt: boolean;
-  log: (line: string) => void;
+  /** Undefined: no log line is even built. */
+  log: ((line: string) => void) | undefined;
 }

@@ -24,7 +24,7 @@ import { sendReply } from './proxy/send-reply.js';
 import { closeAgents, createAgents } from './proxy/upstream-request.js';
 import { familyOf, findRoute } from './routes.js';
 import { makeScrubber } from './scrubber.js';
-import { displayUrl } from './upstream-url.js';
+import { displayUrl, upstreamTarget } from './upstream-url.js';
 
 export interface GatewayOptions {
   /** Upstream base URL, e.g. https://api.anthropic.com or http://127.0.0.1:8787/v1. */
@@ -62,6 +62,8 @@ export interface Gateway {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** How long `close` waits for calls in flight (ms). */
+const CLOSE_GRACE_MS = 2_000;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
@@ -72,6 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const context: GatewayContext = {
     upstream: options.upstream,
+    target: upstreamTarget(options.upstream),
     upstreamDisplay: displayUrl(options.upstream),
     upstreamKey: options.upstreamKey,
     upstreamAuth: options.upstreamAuth ?? 'auto',
@@ -83,7 +86,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     inFlight: new InFlight(),
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 600_000,
     exactPrompt: options.exactPrompt === true,
-    log: options.log ?? (() => undefined),
+    log: options.log,
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -121,7 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const server = createServer({ keepAlive: true, noDelay: true }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       // A client that went away mid-body, or a bug: answer if we still can, never with details.
-      context.log(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
+      context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
       if (!response.headersSent && !response.destroyed) sendReply(response, errorReply('openai', 500, 'isobudget gateway: internal error'));
       else response.destroy();
     });
@@ -145,12 +148,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     port: address.port,
     inFlight: context.inFlight,
     budgets: context.budgets,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        closeAgents(context.agents);
-      }),
+    // Stop accepting, give calls in flight a moment to finish (and be recorded), then cut the rest.
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const deadline = Date.now() + CLOSE_GRACE_MS; context.inFlight.count() > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      server.closeAllConnections();
+      closeAgents(context.agents);
+      await closed;
+    },
   };
 }
 

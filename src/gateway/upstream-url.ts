@@ -3,19 +3,41 @@
  * OpenAI-style bases end in `/v1` and Anthropic-style ones do not; the incoming path always
  * starts with `/v1`, so a base ending in `/v1` must not double it.
  */
-export function upstreamUrl(base: string, pathAndQuery: string): URL {
-  const url = new URL(base);
-  const basePath = url.pathname.replace(/\/+$/, '');
-  const [path = '/', query] = splitQuery(pathAndQuery);
-  const tail = basePath.endsWith('/v1') && (path === '/v1' || path.startsWith('/v1/')) ? path.slice(3) : path;
-  url.pathname = `${basePath}${tail}`;
-  url.search = query === undefined ? '' : `?${query}`;
-  return url;
+
+/** The upstream base parsed once; `url()` then only builds a path per request (a URL object per call costs). */
+export interface UpstreamTarget {
+  secure: boolean;
+  hostname: string;
+  port: number;
+  url(pathAndQuery: string): UpstreamLocation;
 }
 
-function splitQuery(pathAndQuery: string): [string, string | undefined] {
-  const index = pathAndQuery.indexOf('?');
-  return index === -1 ? [pathAndQuery, undefined] : [pathAndQuery.slice(0, index), pathAndQuery.slice(index + 1)];
+export interface UpstreamLocation {
+  hostname: string;
+  port: number;
+  /** Path and query. */
+  path: string;
+}
+
+export function upstreamTarget(base: string): UpstreamTarget {
+  const parsed = new URL(base);
+  const secure = parsed.protocol === 'https:';
+  const basePath = parsed.pathname.replace(/\/+$/, '');
+  const dedupe = basePath.endsWith('/v1');
+  const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+  const port = parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port);
+  return {
+    secure, hostname, port,
+    url(pathAndQuery) {
+      const doubled = dedupe && (pathAndQuery === '/v1' || pathAndQuery.startsWith('/v1/') || pathAndQuery.startsWith('/v1?'));
+      return { hostname, port, path: `${basePath}${doubled ? pathAndQuery.slice(3) : pathAndQuery}` };
+    },
+  };
+}
+
+/** The full upstream URL of a request (for display and tests). */
+export function upstreamUrl(base: string, pathAndQuery: string): URL {
+  return new URL(upstreamTarget(base).url(pathAndQuery).path, new URL(base).origin);
 }
 
 /** A base URL for logs and the ledger: credentials and query stripped. */

@@ -3,6 +3,7 @@ import { listConflicts } from './conflicts.js';
 import { ingestRun } from './ingest-run.js';
 import { NEGATIVE_PATTERN } from './ingest-rules.js';
 import { retrieve } from './retrieval.js';
+import { factsFromRun } from './run-facts.js';
 import { DEFAULT_MEMORY_POLICY } from './policy.js';
 import { days, fakeRun, T0, tempStore } from './test-support/fixtures.js';
 
@@ -107,5 +108,14 @@ describe('conflicts and forgetting', () => {
     // The same run contradicts the negative pattern.
     expect((await store.getRecord('mem-date-parser-002'))?.changelog).toContain('contradicted by v3');
     store.close();
+  });
+});
+
+describe('run facts', () => {
+  test('flagged attribution findings reach the facts (and so the review card); unflagged ones do not', () => {
+    const run = fakeRun({ run_id: 'bf-1', verdict: 'no_gain' });
+    const finding = (detector: 'length_gaming' | 'tool_redundancy', flagged: boolean) => ({ detector, flagged, applicable: true, summary: `${detector} summary`, evidence: {}, cause: null, action: null });
+    run.verdict.attribution = { findings: [finding('length_gaming', true), finding('tool_redundancy', false)], flags: ['length_gaming'] };
+    expect(factsFromRun(run.verdict, run.manifest).attribution).toEqual(['length_gaming: length_gaming summary']);
   });
 });

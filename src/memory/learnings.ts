@@ -10,8 +10,8 @@ import { intField, parseFrontMatter, stringField } from './front-matter.js';
 import { nextId, nextMemoryId } from './ids.js';
 import { newRecord } from './new-record.js';
 import type { MemoryPolicy } from './policy.js';
-import { missingProvenance, requireProvenance } from './provenance.js';
-import type { MemoryRecord, Provenance } from './record.js';
+import { requireProvenance } from './provenance.js';
+import { PROVENANCE_FIELDS, type MemoryRecord, type Provenance } from './record.js';
 import { cardFromFacts } from './review-card.js';
 import type { ReviewItem } from './store/records.js';
 import type { RecordWrite } from './store/spec.js';
@@ -71,8 +71,7 @@ export function planLearningImport(notes: readonly LearningNote[], defaults: Par
     const existing = snapshot.records.find((r) => r.type === 'learning' && r.source === note.source);
     let record: MemoryRecord;
     if (existing) {
-      const same = existing.body === fields.body && existing.title === fields.title && existing.level === fields.level && missingProvenance(existing).length === 0
-        && (['source_run', 'base_url', 'model', 'budget', 'n', 'verdict'] as const).every((key) => existing[key] === fields[key]);
+      const same = existing.body === fields.body && existing.title === fields.title && existing.level === fields.level && PROVENANCE_FIELDS.every((key) => existing[key] === fields[key]);
       if (same) {
         plan.messages.push(`${existing.memory_id}: ${note.source} unchanged`);
         continue;

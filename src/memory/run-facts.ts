@@ -30,7 +30,7 @@ export interface RunFacts {
   bestofn_n: number | null;
   bestofn_delta: number | null;
   skill: SkillText | null;
-  /** Names of attribution findings in the verdict (another stage writes them; read defensively). */
+  /** Flagged attribution findings of the verdict, `detector: summary`. */
   attribution: string[];
   /** When the verdict was decided. */
   at: string;
@@ -79,27 +79,7 @@ export function factsFromRun(verdict: VerdictRecord, manifest: Manifest): RunFac
   };
 }
 
-/**
- * Attribution findings (issue 4) as short labels. The section may be an array of findings or
- * a map of detector → finding; a finding counts when it says `flagged: true` (or is `true`).
- */
+/** Flagged attribution findings (DESIGN §6) as `detector: summary` lines for the review card. */
 export function attributionFlags(verdict: VerdictRecord): string[] {
-  const section = (verdict as unknown as Record<string, unknown>)['attribution'];
-  if (section === null || typeof section !== 'object') return [];
-  const flagged = (value: unknown): boolean => value === true || (value !== null && typeof value === 'object' && (value as Record<string, unknown>)['flagged'] === true);
-  const label = (name: string, value: unknown): string => {
-    const detail = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['summary'] ?? (value as Record<string, unknown>)['message'] : undefined;
-    return typeof detail === 'string' ? `${name}: ${detail}` : name;
-  };
-  if (Array.isArray(section)) {
-    return section.filter(flagged).map((finding, i) => {
-      const record = finding as Record<string, unknown>;
-      const name = record['detector'] ?? record['name'] ?? record['kind'];
-      return label(typeof name === 'string' ? name : `finding ${i + 1}`, finding);
-    });
-  }
-  const entries = Object.entries(section as Record<string, unknown>);
-  const findings = (section as Record<string, unknown>)['findings'];
-  if (Array.isArray(findings)) return attributionFlags({ attribution: findings } as unknown as VerdictRecord);
-  return entries.filter(([, value]) => flagged(value)).map(([name, value]) => label(name, value));
+  return (verdict.attribution?.findings ?? []).filter((f) => f.flagged).map((f) => `${f.detector}: ${f.summary}`);
 }

@@ -2,7 +2,7 @@
  * Describes each arm's budget before the run: the per-path cap it will get and whether B
  * binds (DESIGN §1, invariant 4: if B is not binding for an arm, say so).
  */
-import { countPromptTokens } from '../core/tokens.js';
+import { countPromptTokens, countToolDefinitionTokens } from '../core/tokens.js';
 import type { ArmPlan } from '../ledger/manifest.js';
 import type { Provider } from '../providers/spec.js';
 import { planPathBudget, promptEstimate } from './budget.js';
@@ -14,6 +14,8 @@ export function describeArms(inputs: RunInputs, provider: Provider): { arms: Arm
   const exact = provider.protocol === 'sim' || inputs.promptExact === true;
   const arms: ArmPlan[] = [];
   const warnings: string[] = [];
+  // An agent's first prompt also carries its tool definitions.
+  const toolTokens = config.executor.type === 'agent' ? countToolDefinitionTokens(config.executor.tools) : 0;
   for (const spec of armsFor(config.budget.bestOfN)) {
     const variant = config.variants[spec.variant];
     // An agent path is its own conversation: its n paths are always n separate loops.
@@ -22,7 +24,7 @@ export function describeArms(inputs: RunInputs, provider: Provider): { arms: Arm
     let max = -Infinity;
     let bindingCases = 0;
     for (const evalCase of inputs.cases) {
-      const prompt = promptEstimate(countPromptTokens(buildMessages(variant.systemPrompt, evalCase)), exact);
+      const prompt = promptEstimate(countPromptTokens(buildMessages(variant.systemPrompt, evalCase)) + toolTokens, exact);
       const policy = planPathBudget({ totalTokensPerCase: config.budget.totalTokensPerCase, perCaseMaxTokens: config.budget.perCaseMaxTokens, n: spec.n, promptTokens: prompt, nativeN: nMode === 'native' });
       min = Math.min(min, policy.maxTokensPerPath);
       max = Math.max(max, policy.maxTokensPerPath);

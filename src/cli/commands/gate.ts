@@ -9,13 +9,14 @@ import { runGate } from '../../gates/run-gate.js';
 import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
 import type { GateLayerResult, GateRun } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
+import type { VerdictName } from '../../verdict/record.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 /** Layers 1–4 passed and a human decision is pending (`isobudget review`). Not in EXIT: specific to this command. */
-export const AWAITING_REVIEW = 20;
+export const AWAITING_REVIEW = EXIT.awaitingReview;
 
 const USAGE = `isobudget gate EXPERIMENT.yaml [--baseline-config BASE.yaml] [--auto-confirm] [--max-test-uses N]
        [--contamination-min-chars N] [--out runs] [--store PATH] [--json]
@@ -30,10 +31,10 @@ function renderLayers(gate: GateRun, layers: readonly GateLayerResult[]): string
   return `${lines.join('\n')}\n`;
 }
 
-function exitCodeOf(gate: GateRun, layers: readonly GateLayerResult[]): number {
+function exitCodeOf(gate: GateRun, verdict: VerdictName | undefined): number {
   if (gate.status === 'passed') return EXIT.ok;
   if (gate.status === 'awaiting_review') return AWAITING_REVIEW;
-  return layers.some((l) => l.layer === 2 && l.status === 'failed') ? EXIT.regression : EXIT.notPromotable;
+  return verdict === 'regression' ? EXIT.regression : EXIT.notPromotable;
 }
 
 async function showGates(io: CliIO, storePath: string, id: string | undefined, json: boolean): Promise<number> {
@@ -44,6 +45,12 @@ async function showGates(io: CliIO, storePath: string, id: string | undefined, j
     const withLayers = await Promise.all(gates.map(async (gate) => ({ gate, layers: await store.listLayers(gate.gate_id) })));
     if (json) io.stdout.write(`${JSON.stringify(withLayers, null, 2)}\n`);
     else for (const { gate, layers } of withLayers) io.stdout.write(id === undefined ? `${gate.gate_id}  ${gate.status.padEnd(15)} ${gate.candidate_id ?? '?'}  ${gate.updated_at}\n` : renderLayers(gate, layers));
+    if (id === undefined && !json) {
+      // How often each test split has been looked at: the eval-drift count the seed asks for.
+      const uses = new Map<string, { path: string | null; runs: number }>();
+      for (const use of await store.listTestUses()) uses.set(use.dataset_sha256, { path: use.dataset_path, runs: (uses.get(use.dataset_sha256)?.runs ?? 0) + 1 });
+      for (const [sha, use] of uses) io.stdout.write(`test split ${sha.slice(0, 12)} (${use.path ?? '?'}): used ${use.runs} time${use.runs === 1 ? '' : 's'}\n`);
+    }
   } finally {
     store.close();
   }
@@ -86,7 +93,7 @@ export const gateCommand: CommandSpec = {
         io.stdout.write(renderLayers(outcome.gate, outcome.layers));
         if (outcome.review) io.stdout.write(`\nqueued for review:\n${renderCard(outcome.review)}decide with: isobudget review   (or --decide ${outcome.review.review_id}=approve --reviewer NAME)\n`);
       }
-      return exitCodeOf(outcome.gate, outcome.layers);
+      return exitCodeOf(outcome.gate, outcome.verdict);
     } finally {
       store.close();
     }

@@ -87,9 +87,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
       keys,
       sink,
       maxBodyBytes: maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : maxBodyMb * 1024 * 1024,
-      log: (line) => {
-        if (!quiet) io.stderr.write(`${new Date().toISOString()} ${line}\n`);
-      },
+      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`) }),
     });
   } catch (error) {
     keys.close();

@@ -1,5 +1,6 @@
 import { analyzeCommand } from './analyze.js';
 import { attributeCommand } from './attribute.js';
+import { auditCommand } from './audit.js';
 import { calibrateCommand } from './calibrate.js';
 import { canaryCommand } from './canary.js';
 import { clientsCommand } from './clients.js';
@@ -23,6 +24,7 @@ export const commands: Record<string, CommandSpec> = {
   report: reportCommand,
   compare: compareCommand,
   canary: canaryCommand,
+  audit: auditCommand,
   attribute: attributeCommand,
   validate: validateCommand,
   schema: schemaCommand,

@@ -11,7 +11,8 @@ function setup(budget: number | undefined, spent = 0) {
   return { store, key: fresh, budgets: new KeyBudgets(store, 2_000) };
 }
 
-const signal = new AbortController().signal;
+const never = new AbortController().signal;
+const signal = () => never;
 
 describe('KeyBudgets', () => {
   test('the output cap is clamped to what is left after the prompt, and the reservation holds it', async () => {
@@ -53,7 +54,7 @@ describe('KeyBudgets', () => {
 
   test('many concurrent admissions never reserve more than B', async () => {
     const { key, budgets } = setup(5000);
-    const admissions = await Promise.all(Array.from({ length: 50 }, () => budgets.admit({ key, protocol: 'openai-chat', body: { max_tokens: 300 }, promptTokens: 80, signal: AbortSignal.timeout(100) })));
+    const admissions = await Promise.all(Array.from({ length: 50 }, () => budgets.admit({ key, protocol: 'openai-chat', body: { max_tokens: 300 }, promptTokens: 80, signal: () => AbortSignal.timeout(100) })));
     const reserved = admissions.reduce((sum, a) => sum + (a.ok ? a.reservation : 0), 0);
     expect(reserved).toBeLessThanOrEqual(5000);
     expect(admissions.filter((a) => a.ok)).toHaveLength(13); // ⌊5000 / 380⌋

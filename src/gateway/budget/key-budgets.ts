@@ -25,8 +25,8 @@ export interface AdmitRequest {
   body: Record<string, unknown>;
   /** Prompt estimate with margin (tokens). */
   promptTokens: number;
-  /** The client went away: stop waiting. */
-  signal: AbortSignal;
+  /** Aborts when the client goes away; asked for only when the call has to wait (an AbortController per request is not free). */
+  signal: () => AbortSignal;
 }
 
 export class KeyBudgets {
@@ -52,9 +52,10 @@ export class KeyBudgets {
       const unreserved = tracker.budget - tracker.spent();
       const detail = `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}`;
       if (unreserved - promptTokens < choices) return { ok: false, detail };
-      if (signal.aborted) return { ok: false, detail: `${detail}; the client went away while waiting` };
+      const gone = signal();
+      if (gone.aborted) return { ok: false, detail: `${detail}; the client went away while waiting` };
       if (Date.now() >= deadline) return { ok: false, detail: `${detail}; in-flight calls held the rest for ${this.maxWaitMs} ms` };
-      await this.nextChange(key.id, deadline - Date.now(), signal);
+      await this.nextChange(key.id, deadline - Date.now(), gone);
     }
   }
 

@@ -4,6 +4,10 @@
  * mode lets one write while the other reads, and the gateway looks keys up per request,
  * so a key minted a moment ago works at once and a revoked one stops at once.
  *
+ * Verified keys are cached, and the cache is dropped whenever SQLite's `data_version` says
+ * another connection wrote (a key minted or revoked from the CLI) — checked at most every
+ * 50 ms, so a revocation takes effect within 50 ms and a request costs a map lookup.
+ *
  * Spend is booked in memory and written in batches (every 500 ms and on close): a write
  * per call would put a synchronous disk write on every request's path. The JSONL ledger
  * stays the source of truth for what was billed.
@@ -25,6 +29,10 @@ export class KeyStore {
   private readonly pending = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private readonly byHash: Database.Statement<[string], KeyRow>;
+  private readonly dataVersion: Database.Statement<[], number>;
+  private readonly cache = new Map<string, VirtualKey>();
+  private cacheVersion = -1;
+  private checkedAt = 0;
   private readonly byId: Database.Statement<[string], KeyRow>;
 
   private constructor(file: string) {
@@ -36,6 +44,7 @@ export class KeyStore {
     this.db.exec(SCHEMA);
     this.byHash = this.db.prepare('SELECT id, budget, tags, created_at, spent, revoked FROM keys WHERE hash = ?');
     this.byId = this.db.prepare('SELECT id, budget, tags, created_at, spent, revoked FROM keys WHERE id = ?');
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   static open(file: string): KeyStore {
@@ -45,6 +54,7 @@ export class KeyStore {
   /** Mints a key; the secret is returned once and never stored. */
   create(options: { budget: number | undefined; tags: Record<string, string> }): { key: VirtualKey; secret: string } {
     const { id, secret } = mintSecret();
+    this.cache.clear();
     const createdAt = new Date().toISOString();
     this.db.prepare('INSERT INTO keys (id, hash, budget, tags, created_at) VALUES (?, ?, ?, ?, ?)').run(id, hashSecret(secret), options.budget ?? null, JSON.stringify(options.tags), createdAt);
     return { key: { id, budget: options.budget, tags: { ...options.tags }, createdAt, spent: 0, revoked: false }, secret };
@@ -52,8 +62,24 @@ export class KeyStore {
 
   /** The key a client presented, if it exists (revoked keys are returned, flagged). */
   verify(secret: string): VirtualKey | undefined {
+    const now = performance.now();
+    if (now - this.checkedAt > 50) {
+      this.checkedAt = now;
+      const version = this.dataVersion.get() ?? 0;
+      if (version !== this.cacheVersion) {
+        this.cache.clear();
+        this.cacheVersion = version;
+      }
+    }
+    const cached = this.cache.get(secret);
+    if (cached) return cached;
     const row = this.byHash.get(hashSecret(secret));
-    return row === undefined ? undefined : this.toKey(row);
+    if (row === undefined) return undefined;
+    const key = this.toKey(row);
+    // Only keys that exist are cached, so unknown secrets cannot grow the cache.
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(secret, key);
+    return key;
   }
 
   get(id: string): VirtualKey | undefined {
@@ -66,6 +92,7 @@ export class KeyStore {
   }
 
   revoke(id: string): boolean {
+    this.cache.clear();
     return this.db.prepare('UPDATE keys SET revoked = 1 WHERE id = ?').run(id).changes > 0;
   }
 

@@ -13,20 +13,36 @@ export function ledgerFileFor(dir: string, isoTimestamp: string): string {
   return join(dir, `calls-${isoTimestamp.slice(0, 10)}.jsonl`);
 }
 
+/** The file of a timestamp's day, remembered: every record would otherwise join a path. */
+function dayFile(dir: string): (isoTimestamp: string) => string {
+  let day = '';
+  let file = '';
+  return (isoTimestamp) => {
+    const today = isoTimestamp.slice(0, 10);
+    if (today !== day) {
+      day = today;
+      file = ledgerFileFor(dir, isoTimestamp);
+    }
+    return file;
+  };
+}
+
 export class DailyLedger implements CallSink {
   private lines: Array<{ file: string; line: string }> = [];
   private handle: { file: string; fd: FileHandle } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly fileFor: (isoTimestamp: string) => string;
 
   constructor(private readonly dir: string, private readonly redact: (line: string) => string = (line) => line, private readonly flushEveryMs = 200) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.fileFor = dayFile(dir);
   }
 
   write(record: GatewayCallRecord): void {
     if (this.closed) return;
-    this.lines.push({ file: ledgerFileFor(this.dir, record.ts), line: `${this.redact(JSON.stringify(record))}\n` });
+    this.lines.push({ file: this.fileFor(record.ts), line: `${this.redact(JSON.stringify(record))}\n` });
     this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
   }
 

@@ -14,7 +14,6 @@ import { parseTags, type VirtualKey } from '../keys/virtual-key.js';
 import { buildGatewayRecord, type RecordInput } from '../ledger/gateway-record.js';
 import { estimatePromptTokens } from '../prompt-estimate.js';
 import type { Family, GenerationProtocol } from '../routes.js';
-import { upstreamUrl } from '../upstream-url.js';
 import { observeJsonBody } from '../usage/body-observer.js';
 import { errorMessageOf, parseJsonSafe, type CallObservation } from '../usage/observation.js';
 import { SseDecoder } from '../usage/sse-decoder.js';
@@ -38,17 +37,27 @@ export interface ModelCall {
 export async function forwardCall(context: GatewayContext, call: ModelCall): Promise<void> {
   const { request, response, protocol, family, key, body } = call;
   const leave = context.inFlight.enter(key.id);
-  const clientGone = new AbortController();
-  response.once('close', () => clientGone.abort());
+  // Made only if the call has to wait for budget: most calls never need one.
+  let clientGone: AbortController | undefined;
+  let leftEarly = false;
+  response.once('close', () => {
+    leftEarly = !response.writableFinished;
+    if (leftEarly) clientGone?.abort();
+  });
+  const goneSignal = (): AbortSignal => {
+    clientGone ??= new AbortController();
+    if (leftEarly) clientGone.abort();
+    return clientGone.signal;
+  };
   const base = recordBase(context, call);
   const record = (fields: Omit<RecordInput, keyof typeof base | 'latencyMs' | 'now'>): void => {
     const entry = buildGatewayRecord({ ...base, ...fields, latencyMs: Math.round(performance.now() - call.started), now: new Date() });
     context.sink.write(entry);
-    context.log(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
+    context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
   try {
     const promptTokens = key.budget === undefined ? 0 : await estimatePromptTokens(call.raw.toString('utf8'), context.exactPrompt);
-    const admission = await context.budgets.admit({ key, protocol, body, promptTokens, signal: clientGone.signal });
+    const admission = await context.budgets.admit({ key, protocol, body, promptTokens, signal: goneSignal });
     const requested = requestedCap(protocol, body);
     if (!admission.ok) {
       sendReply(response, budgetSpentReply(family, admission.detail));
@@ -64,11 +73,12 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     let upstream;
     try {
       upstream = await sendUpstream({
-        url: upstreamUrl(context.upstream, request.url ?? '/'),
+        url: context.target.url(request.url ?? '/'),
         method: 'POST',
         headers: upstreamRequestHeaders(request.headers, family, context.upstreamAuth, context.upstreamKey, payload.length),
         body: payload,
-        agents: context.agents,
+        target: context.target,
+      agents: context.agents,
         timeoutMs: context.upstreamTimeoutMs,
       });
     } catch (error) {
@@ -82,7 +92,9 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     const status = upstream.response.statusCode ?? 502;
     const ok = status >= 200 && status < 300;
     const contentType = single(upstream.response.headers['content-type']) ?? '';
-    const observe = ok ? observer(protocol, contentType.includes('text/event-stream')) : undefined;
+    const sse = contentType.includes('text/event-stream');
+    // Streams pass through chunk by chunk; a JSON body is read whole (it is small, and one write beats several) and scrubbed.
+    const observe = ok && sse ? streamObserver(protocol) : undefined;
     await relayResponse({
       upstream,
       client: response,
@@ -90,7 +102,7 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
       started: call.started,
       observe: observe?.push,
       finish: (end: RelayEnd) => {
-        const seen: CallObservation | undefined = observe?.result();
+        const seen: CallObservation | undefined = ok ? (observe?.result() ?? observeJsonBody(protocol, end.body?.toString('utf8') ?? '')) : undefined;
         const billed = seen?.usage.totalTokens;
         if (ok) context.budgets.settle(key, reservation, billed);
         else context.budgets.release(key, reservation);
@@ -136,20 +148,16 @@ function finishOf(seen: FinishReason | undefined, completed: boolean, clamped: b
   return finish.unified === 'length' && clamped ? finishReason('budget_exhausted', finish.raw) : finish;
 }
 
-function observer(protocol: GenerationProtocol, sse: boolean): { push: (chunk: Buffer) => void; result: () => CallObservation } {
-  if (sse) {
-    const decoder = new SseDecoder();
-    const stream = createStreamObserver(protocol);
-    return {
-      push: (chunk) => {
-        for (const event of decoder.push(chunk)) stream.onEvent(event);
-      },
-      result: () => {
-        for (const event of decoder.end()) stream.onEvent(event);
-        return stream.result();
-      },
-    };
-  }
-  const chunks: Buffer[] = [];
-  return { push: (chunk) => chunks.push(chunk), result: () => observeJsonBody(protocol, Buffer.concat(chunks).toString('utf8')) };
+function streamObserver(protocol: GenerationProtocol): { push: (chunk: Buffer) => void; result: () => CallObservation } {
+  const decoder = new SseDecoder();
+  const stream = createStreamObserver(protocol);
+  return {
+    push: (chunk) => {
+      for (const event of decoder.push(chunk)) stream.onEvent(event);
+    },
+    result: () => {
+      for (const event of decoder.end()) stream.onEvent(event);
+      return stream.result();
+    },
+  };
 }

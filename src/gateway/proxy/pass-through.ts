@@ -8,7 +8,6 @@ import { errorReply } from '../error-reply.js';
 import { upstreamRequestHeaders } from '../forward-headers.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { Family } from '../routes.js';
-import { upstreamUrl } from '../upstream-url.js';
 import { relayResponse } from './relay.js';
 import { sendReply } from './send-reply.js';
 import { sendUpstream, UpstreamFailure } from './upstream-request.js';
@@ -17,10 +16,11 @@ export async function passThrough(context: GatewayContext, request: IncomingMess
   let upstream;
   try {
     upstream = await sendUpstream({
-      url: upstreamUrl(context.upstream, request.url ?? '/'),
+      url: context.target.url(request.url ?? '/'),
       method: request.method ?? 'GET',
       headers: upstreamRequestHeaders(request.headers, family, context.upstreamAuth, context.upstreamKey, body?.length),
       body,
+      target: context.target,
       agents: context.agents,
       timeoutMs: context.upstreamTimeoutMs,
     });
@@ -29,7 +29,5 @@ export async function passThrough(context: GatewayContext, request: IncomingMess
     sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));
     return;
   }
-  const status = upstream.response.statusCode ?? 502;
-  const ok = status >= 200 && status < 300;
-  await relayResponse({ upstream, client: response, scrub: context.scrub, started: performance.now(), observe: ok ? () => undefined : undefined, finish: () => undefined });
+  await relayResponse({ upstream, client: response, scrub: context.scrub, started: performance.now(), observe: undefined, finish: () => undefined });
 }

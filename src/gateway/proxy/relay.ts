@@ -1,8 +1,8 @@
 /**
- * Relays an upstream response to the client as it arrives. A success is passed through
- * chunk by chunk — every chunk is written the moment it comes, so a stream's first byte
- * reaches the client when upstream sends it — and a copy of each chunk goes to the usage
- * observer. An error response is read whole (it is small), scrubbed and then sent.
+ * Relays an upstream response to the client. A stream is passed through chunk by chunk —
+ * every chunk is written the moment it comes, so its first byte reaches the client when
+ * upstream sends it — and a copy of each chunk goes to the usage observer. Any other body
+ * (a JSON reply, an error) is read whole, scrubbed and sent in one write.
  *
  * `finish` runs exactly once, after the last upstream byte and before the client's
  * response ends, so a call's ledger record exists before its client sees the end of it.
@@ -11,15 +11,15 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { clientResponseHeaders } from '../forward-headers.js';
 import type { Scrubber } from '../scrubber.js';
 
-/** Largest error body kept (bytes); the rest is dropped. */
-const MAX_ERROR_BODY = 1024 * 1024;
+/** Largest buffered body (bytes): past it, the call is cut rather than held in memory. */
+const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
 
 export interface RelayEnd {
   /** The upstream body arrived whole and the client was still there. */
   completed: boolean;
   /** Why not: `client closed`, `upstream stream cut`. */
   cut: string | undefined;
-  /** The error body, when the response was buffered. */
+  /** The body, when the response was buffered (scrubbed). */
   body: Buffer | undefined;
   /** Time from `started` to the first body byte (ms). */
   ttfbMs: number | undefined;
@@ -30,7 +30,7 @@ export interface RelayOptions {
   client: ServerResponse;
   scrub: Scrubber;
   started: number;
-  /** Called with each chunk of a passed-through body; undefined buffers the body instead. */
+  /** Called with each chunk of a passed-through stream; undefined buffers the body instead. */
   observe: ((chunk: Buffer) => void) | undefined;
   finish: (end: RelayEnd) => void;
 }
@@ -49,7 +49,7 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
     const end = (result: Omit<RelayEnd, 'ttfbMs' | 'body'>): void => {
       if (done) return;
       done = true;
-      const body = buffered ? Buffer.from(scrub.text(Buffer.concat(chunks).toString('utf8'))) : undefined;
+      const body = buffered ? scrub.body(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)) : undefined;
       const outcome: RelayEnd = { ...result, body, ttfbMs };
       options.finish(outcome);
       if (!result.completed) {
@@ -70,10 +70,12 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
       client.flushHeaders();
     }
     response.on('data', (chunk: Buffer) => {
+      if (done) return;
       ttfbMs ??= performance.now() - started;
       if (buffered) {
-        if (kept < MAX_ERROR_BODY) chunks.push(chunk.subarray(0, MAX_ERROR_BODY - kept));
         kept += chunk.length;
+        if (kept > MAX_BUFFERED_BODY) end({ completed: false, cut: `upstream body over ${MAX_BUFFERED_BODY} bytes` });
+        else chunks.push(chunk);
         return;
       }
       observe(chunk);

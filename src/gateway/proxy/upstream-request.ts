@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { UpstreamLocation, UpstreamTarget } from '../upstream-url.js';
 
 export interface UpstreamAgents {
   http: HttpAgent;
@@ -17,7 +18,8 @@ export function createAgents(): UpstreamAgents {
 }
 
 export interface UpstreamCall {
-  url: URL;
+  target: UpstreamTarget;
+  url: UpstreamLocation;
   method: string;
   headers: OutgoingHttpHeaders;
   body: Buffer | undefined;
@@ -34,10 +36,11 @@ export class UpstreamFailure extends Error {
 }
 
 export function sendUpstream(call: UpstreamCall): Promise<{ request: ClientRequest; response: IncomingMessage }> {
-  const secure = call.url.protocol === 'https:';
+  const secure = call.target.secure;
   const send = secure ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(call.url, { method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http });
+    const { hostname, port, path } = call.url;
+    const request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
     request.setTimeout(call.timeoutMs, () => request.destroy(new UpstreamFailure(504, `upstream sent nothing for ${call.timeoutMs} ms`)));
     request.once('response', (response) => resolve({ request, response }));
     // `on`, not `once`: a socket error after the headers must not become an uncaught 'error'

@@ -26,6 +26,8 @@ export interface Harness {
 export interface HarnessOptions {
   sim?: SimServerOptions;
   gateway?: Partial<Omit<GatewayOptions, 'keys' | 'sink' | 'upstream'>>;
+  /** Where records go instead of the in-memory `sink` (which then stays empty). */
+  sink?: CallSink;
   /** Upstream path suffix: '' (Anthropic style) or '/v1' (OpenAI style). */
   upstreamSuffix?: string;
 }
@@ -35,7 +37,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const keys = KeyStore.open(':memory:');
   const sink = new RecordingSink();
   const logs: string[] = [];
-  const gateway = await startGateway({ upstream: `${sim.url}${options.upstreamSuffix ?? ''}`, keys, sink, log: (line) => logs.push(line), ...options.gateway });
+  const gateway = await startGateway({ upstream: `${sim.url}${options.upstreamSuffix ?? ''}`, keys, sink: options.sink ?? sink, log: (line) => logs.push(line), ...options.gateway });
   return {
     sim, gateway, keys, sink, logs,
     mint: (budget, tags = {}) => keys.create({ budget, tags }).secret,

@@ -49,9 +49,16 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   private migrate(migrations: readonly Migration[]): void {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    // An up-to-date store is opened without taking the write lock, so readers never wait
+    // behind a writer (or a writer that died holding the lock until SQLite notices).
+    const hasTable = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+    if (hasTable) {
+      const applied = new Set(this.migrationVersions());
+      if (migrations.every((m) => applied.has(m.version))) return;
+    }
     // Re-read inside the lock: two processes opening a new file must not both migrate.
     this.db.transaction(() => {
+      this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
       const applied = new Set(this.migrationVersions());
       for (const migration of migrations) {
         if (applied.has(migration.version)) continue;

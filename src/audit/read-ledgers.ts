@@ -1,0 +1,88 @@
+/**
+ * Reads run ledgers (`runs/<id>/results.jsonl` and `calls.jsonl`) and gateway ledgers (any
+ * `*.jsonl` of call records under a directory, e.g. the gateway's daily `calls-YYYY-MM-DD.jsonl`)
+ * into audit rows, keeping only records inside the window.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonl } from '../ledger/jsonl-reader.js';
+import type { CallRecord, ResultRecord } from '../ledger/records.js';
+import type { AuditCall, AuditData, AuditTask } from './ledger-rows.js';
+
+export interface ReadLedgersOptions {
+  runsDir: string | undefined;
+  gatewayDir: string | undefined;
+  /** Window [since, until] in ms. */
+  since: number;
+  until: number;
+}
+
+export function readLedgers(options: ReadLedgersOptions): AuditData {
+  const data: AuditData = { tasks: [], calls: [], runs: 0, gatewayFiles: 0, outside: 0 };
+  const inside = (ts: string | undefined): number | undefined => {
+    const time = ts === undefined ? Number.NaN : Date.parse(ts);
+    if (Number.isFinite(time) && time >= options.since && time <= options.until) return time;
+    data.outside += 1;
+    return undefined;
+  };
+  if (options.runsDir && existsSync(options.runsDir)) {
+    for (const name of readdirSync(options.runsDir).sort()) {
+      const dir = join(options.runsDir, name);
+      const results = join(dir, 'results.jsonl');
+      if (!statSync(dir).isDirectory() || !existsSync(results)) continue;
+      data.runs += 1;
+      for (const r of readJsonl<ResultRecord>(results).records) {
+        if (r.kind !== 'result') continue;
+        const time = inside(r.ts);
+        if (time !== undefined) data.tasks.push(taskOfResult(r, time));
+      }
+      for (const c of readJsonl<CallRecord>(join(dir, 'calls.jsonl')).records) {
+        if (c.kind !== 'call' || c.role !== 'generate') continue;
+        const time = inside(c.ts);
+        if (time !== undefined) data.calls.push(callRow(c, time));
+      }
+    }
+  }
+  if (options.gatewayDir && existsSync(options.gatewayDir)) {
+    const groups = new Map<string, AuditTask>();
+    for (const file of jsonlFiles(options.gatewayDir)) {
+      data.gatewayFiles += 1;
+      for (const c of readJsonl<CallRecord>(file).records) {
+        if (c.kind !== 'call' || (c.role !== 'gateway' && c.role !== 'generate')) continue;
+        const time = inside(c.ts);
+        if (time === undefined) continue;
+        data.calls.push(callRow(c, time));
+        const key = `${c.run_id}\u0000${c.case_id}\u0000${c.arm}\u0000${c.epoch ?? 0}`;
+        const task = groups.get(key);
+        const retried = c.attempt > 1 ? 1 : 0;
+        if (!task) groups.set(key, { time, source: 'gateway', tokens: c.total_tokens, n: c.n ?? 1, retries: retried, passed: undefined, budget: undefined, split: c.split ?? 'val' });
+        else {
+          task.time = Math.min(task.time, time);
+          task.tokens = task.tokens === undefined || c.total_tokens === undefined ? undefined : task.tokens + c.total_tokens;
+          task.retries += retried;
+          task.n = Math.max(task.n, c.n ?? 1);
+        }
+      }
+    }
+    data.tasks.push(...groups.values());
+  }
+  return data;
+}
+
+function taskOfResult(r: ResultRecord, time: number): AuditTask {
+  return { time, source: 'run', tokens: r.total_tokens, n: r.n, retries: r.retries, passed: r.passed, budget: r.budget, split: r.split };
+}
+
+function callRow(c: CallRecord, time: number): AuditCall {
+  return { time, completion: c.usage_missing ? undefined : c.completion_tokens, outputs: Math.max(1, c.paths ?? 1) };
+}
+
+function jsonlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...jsonlFiles(path));
+    else if (name.endsWith('.jsonl')) out.push(path);
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+/** `isobudget audit --since 90d` — the direction audit over run and gateway ledgers. */
+import { renameSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { auditLedgers } from '../../audit/audit.js';
+import { defaultUnit, parseSince, type PeriodUnit } from '../../audit/periods.js';
+import { readLedgers } from '../../audit/read-ledgers.js';
+import { renderAuditHtml } from '../../audit/render-html.js';
+import { renderAuditText } from '../../audit/render-text.js';
+import { IsobudgetError } from '../../core/errors.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget audit [--since 90d|12w|6m|1y|DATE] [--until DATE] [--runs DIR] [--gateway DIR]
+       [--by month|week] [--budget B] [--html FILE] [--json] [--gate]
+  trends of mean output length, tokens per task, Best-of-N usage, retries per task and
+  same-budget pass@1 over run ledgers (--runs, default ./runs) and gateway ledgers (--gateway:
+  any *.jsonl of call records, e.g. ~/.isobudget/gateway/ledger); flags cost drift when tokens
+  per task rise and pass@1 does not. --by defaults to week under 6 months, month beyond.
+  exit codes with --gate: 0 no drift, 10 cost drift, 2 bad input`;
+
+export const auditCommand: CommandSpec = {
+  summary: 'direction audit: is the system getting better, or only more expensive? (trends, cost drift)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('audit', argv, {
+      since: { type: 'string' },
+      until: { type: 'string' },
+      runs: { type: 'string' },
+      gateway: { type: 'string' },
+      by: { type: 'string' },
+      budget: { type: 'string' },
+      'min-change': { type: 'string' },
+      html: { type: 'string' },
+      json: { type: 'boolean' },
+      gate: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, USAGE);
+    if (values.help) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (positionals.length) throw new IsobudgetError('usage', `audit: unexpected argument '${positionals[0]}'`, { hint: USAGE });
+    const until = values.until === undefined ? Date.now() : Date.parse(values.until);
+    if (!Number.isFinite(until)) throw new IsobudgetError('usage', `--until must be a date, got '${values.until}'`);
+    const since = parseSince(values.since ?? '90d', until);
+    if (since === undefined || since >= until) throw new IsobudgetError('usage', `--since must be like 90d, 12w, 6m, 1y or a date before --until, got '${values.since}'`);
+    const unit = parseUnit(values.by) ?? defaultUnit(since, until);
+    const minChange = numberOption('min-change', values['min-change']);
+    const data = readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until });
+    const result = auditLedgers(data, { since, until, unit, budget: intOption('budget', values.budget), ...(minChange === undefined ? {} : { minChange }) });
+    io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAuditText(result));
+    if (values.html !== undefined) {
+      const file = resolve(io.cwd, values.html);
+      const { html, warnings } = await renderAuditHtml(result);
+      for (const warning of warnings) io.stderr.write(`warning: chart: ${warning}\n`);
+      writeFileSync(`${file}.tmp-${process.pid}`, html);
+      renameSync(`${file}.tmp-${process.pid}`, file);
+      if (!values.json) io.stdout.write(`audit page: ${file}\n`);
+    }
+    return values.gate && result.drift.flagged ? EXIT.notPromotable : EXIT.ok;
+  },
+};
+
+function parseUnit(value: string | undefined): PeriodUnit | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'month' || value === 'week') return value;
+  throw new IsobudgetError('usage', `--by must be month or week, got '${value}'`);
+}

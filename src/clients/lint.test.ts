@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'vitest';
+import { detectKind, lintText } from './lint.js';
+
+const rules = (file: string, text: string) => lintText(file, text).findings.map((f) => `${f.severity} ${f.rule}`);
+const errors = (file: string, text: string) => lintText(file, text).findings.filter((f) => f.severity === 'error').map((f) => f.rule);
+
+const SEED_CLAUDE = JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://taotoken.net/api', ANTHROPIC_AUTH_TOKEN: 'YOUR_API_KEY' } }, null, 2);
+const GOOD_CODEX = `model = "gpt-5-codex"
+model_provider = "taotoken"
+
+[model_providers.taotoken]
+name = "TaoToken"
+base_url = "https://taotoken.net/api"
+env_key = "TAOTOKEN_API_KEY"
+wire_api = "responses"
+`;
+const SEED_CC_SWITCH = JSON.stringify({ provider: 'TaoToken', baseUrl: 'https://taotoken.net/api', apiKey: 'YOUR_API_KEY' }, null, 2);
+
+describe('clients lint: each mistake the issue lists', () => {
+  test.each([
+    { mistake: 'ANTHROPIC_* variables in a Codex config', file: 'config.toml', text: `${GOOD_CODEX}\n[shell_environment_policy]\nset = { ANTHROPIC_BASE_URL = "https://taotoken.net/api" }\n`, rule: 'anthropic-var-in-codex' },
+    { mistake: 'ANTHROPIC_* as a Codex env_key', file: 'config.toml', text: GOOD_CODEX.replace('TAOTOKEN_API_KEY', 'ANTHROPIC_AUTH_TOKEN'), rule: 'anthropic-var-in-codex' },
+    { mistake: 'OpenAI variables in Claude settings', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://taotoken.net/api', ANTHROPIC_AUTH_TOKEN: 'x', OPENAI_BASE_URL: 'https://taotoken.net/api' } }), rule: 'openai-var-in-claude' },
+    { mistake: 'Codex variables in Claude settings', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_API_KEY: 'x', CODEX_HOME: '/tmp/c' } }), rule: 'openai-var-in-claude' },
+    { mistake: 'both auth variables set', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://taotoken.net/api', ANTHROPIC_AUTH_TOKEN: 'a', ANTHROPIC_API_KEY: 'b' } }), rule: 'both-auth-vars' },
+    { mistake: 'both auth variables in a CC Switch export', file: 'cc.json', text: JSON.stringify({ providers: { t: { name: 'T', settingsConfig: { env: { ANTHROPIC_AUTH_TOKEN: 'a', ANTHROPIC_API_KEY: 'b' } } } } }), rule: 'both-auth-vars' },
+    { mistake: 'wire_api = "chat"', file: 'config.toml', text: GOOD_CODEX.replace('"responses"', '"chat"'), rule: 'wire-api-chat' },
+    { mistake: 'a doubled /v1 in a Codex base_url', file: 'config.toml', text: GOOD_CODEX.replace('https://taotoken.net/api', 'https://api.openai.com/v1/v1'), rule: 'doubled-v1' },
+    { mistake: 'ANTHROPIC_BASE_URL ending in /v1 (Claude Code appends /v1/messages)', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://taotoken.net/api/v1', ANTHROPIC_AUTH_TOKEN: 'x' } }), rule: 'doubled-v1' },
+    { mistake: 'a CC Switch baseUrl ending in /v1', file: 'cc.json', text: JSON.stringify({ provider: 'T', baseUrl: 'https://taotoken.net/api/v1/', apiKey: 'k' }), rule: 'doubled-v1' },
+    { mistake: 'a key pasted in clear as the Codex env_key', file: 'config.toml', text: GOOD_CODEX.replace('"TAOTOKEN_API_KEY"', '"sk-live-9f8e7d6c5b4a39281706abcdef"'), rule: 'key-in-clear' },
+    { mistake: 'a bearer token in clear instead of env_key', file: 'config.toml', text: `${GOOD_CODEX}experimental_bearer_token = "tt-0a1b2c3d4e5f60718293a4b5c6d7e8f9"\n`, rule: 'key-in-clear' },
+    { mistake: 'a key in clear in Codex http_headers', file: 'config.toml', text: `${GOOD_CODEX}http_headers = { "X-Api-Key" = "sk-0a1b2c3d4e5f60718293a4b5" }\n`, rule: 'key-in-clear' },
+    { mistake: 'a key in clear in another Claude variable', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_AUTH_TOKEN: 'x', ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: sk-ant-api03-abcdefghijklmnop1234' } }), rule: 'key-in-clear' },
+  ])('$mistake → $rule', ({ file, text, rule }) => {
+    expect(errors(file, text)).toContain(rule);
+  });
+
+  test('findings carry the line they are on', () => {
+    const finding = lintText('config.toml', GOOD_CODEX.replace('"responses"', '"chat"')).findings.find((f) => f.rule === 'wire-api-chat');
+    expect(finding?.line).toBe(8);
+  });
+});
+
+describe('clients lint: the seed\'s own configs', () => {
+  test('Claude Code and CC Switch as the seed writes them: no errors, only the placeholder warning', () => {
+    expect(rules('settings.json', SEED_CLAUDE)).toEqual(['warning placeholder-key']);
+    expect(rules('cc-switch.json', SEED_CC_SWITCH)).toEqual(['warning placeholder-key']);
+  });
+
+  test('Codex with wire_api = "responses" is clean; the seed\'s wire_api = "chat" is the one error', () => {
+    expect(rules('config.toml', GOOD_CODEX)).toEqual([]);
+    expect(errors('config.toml', GOOD_CODEX.replace('"responses"', '"chat"'))).toEqual(['wire-api-chat']);
+  });
+
+  test('more Claude checks: env references are not expanded; no auth variable at all', () => {
+    expect(rules('settings.json', JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_AUTH_TOKEN: '$TAOTOKEN_API_KEY' } }))).toEqual(['warning env-reference-not-expanded']);
+    expect(rules('settings.json', JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example' } }))).toEqual(['warning no-auth-var']);
+  });
+
+  test('broken files, unknown providers and unknown kinds are errors', () => {
+    expect(errors('config.toml', 'model_provider = "x"\n')).toEqual(['unknown-model-provider']);
+    expect(errors('config.toml', '[model_providers.x\n')).toEqual(['toml-syntax']);
+    expect(errors('settings.json', '{ "env": ')).toEqual(['json-syntax']);
+    expect(errors('notes.json', '{ "hello": 1 }')).toEqual(['unknown-kind']);
+  });
+
+  test('kinds are detected from name and content', () => {
+    expect(detectKind('x/config.toml', '')).toBe('codex');
+    expect(detectKind('settings.local.json', '{}')).toBe('claude-code');
+    expect(detectKind('p.json', SEED_CC_SWITCH)).toBe('cc-switch');
+    expect(detectKind('p.json', SEED_CLAUDE)).toBe('claude-code');
+  });
+});
