@@ -3,26 +3,35 @@
  * Gateway overhead: the same requests sent to `sim serve` directly and through
  * `isobudget gateway` (the real CLI, a budgeted virtual key, ledger on), compared.
  *
- *   node bench/gateway-overhead.mjs [--seconds 5] [--rate 1000] [--streams 200] [--rounds 3] [--quiet]
+ *   node bench/gateway-overhead.mjs [--seconds 5] [--rate 1000] [--streams 200] [--rounds 3]
+ *                                   [--stream-latency-scale 1] [--quiet]
  *
- * Three processes, so a 2-core machine measures honestly: the simulator
- * (bench/sim-server.mjs) and the gateway each run in their own child; this process only
- * generates load. Phases alternate (direct, gateway, direct, gateway, …) so drift in the
+ * Separate processes, so a 2-core machine measures honestly: each simulator
+ * (bench/sim-server.mjs) and each gateway runs in its own child; this process only
+ * generates load. One simulator answers at once (phases 1 and 3: the gateway's own cost);
+ * the other takes its simulated latency (phase 2: streams that last, as real ones do). Phases alternate (direct, gateway, direct, gateway, …) so drift in the
  * machine's load hits both sides alike, and each side's samples are pooled.
  *
  * 1. Non-streaming, open loop at --rate requests/s (OpenAI chat and Anthropic messages
  *    alternating): request i is due at t0 + i/rate and its latency is measured from when it
  *    was due, so queueing inside the gateway counts (no coordinated omission).
  * 2. Streaming, closed loop with --streams concurrent SSE streams (Anthropic messages,
- *    stream: true; the sim spreads each stream over its simulated latency): time to first
- *    byte and to the end of the stream.
+ *    stream: true, a thorough answer; the sim sends the first event after half its simulated
+ *    latency and the rest after the other half): time to first byte and to the end.
+ * 3. Sequential (one request at a time): the added latency of one hop with no queueing —
+ *    the figure that stays meaningful when the machine cannot sustain --rate at all.
+ * Each phase also reports the CPU time per request of the gateway and the simulator
+ * processes (/proc/PID/stat), which depends far less on other load than latency does.
+ *
+ * A bare pass-through proxy (bench/gateway-naive-proxy.mjs) runs beside the gateway as a
+ * reference: what one more loopback hop costs on this machine before any gateway work.
  *
  * "Added" is the gateway's percentile minus the direct percentile. Targets (issue 5):
  * added p50 ≤ 1 ms, added p99 ≤ 5 ms, TTFB p50/p99 unchanged within 1 ms for streams.
  * Writes bench/out/gateway-overhead.json.
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,7 +47,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '1000' },
     streams: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '3' },
-    'latency-scale': { type: 'string', default: '0.02' },
+    'stream-latency-scale': { type: 'string', default: '1' },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -79,24 +88,46 @@ function listening(child) {
   });
 }
 
-const sim = fork(join(here, 'sim-server.mjs'), ['--latency-scale', values['latency-scale']], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-const { url: simUrl } = await firstJsonLine(sim);
+// Two pairs of (simulator, gateway): one answering at once, to measure the gateway's own cost
+// per request; one with the simulated latency, so 200 streams are long-lived, as real ones are,
+// instead of a CPU-bound race where any extra hop only adds queueing.
 const dataDir = mkdtempSync(join(tmpdir(), 'isobudget-bench-gw-'));
 const minted = spawnSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', '1000000000000', '--tag', 'run=bench', '--data-dir', dataDir], { encoding: 'utf8' });
 if (minted.status !== 0) throw new Error(`keys create failed: ${minted.stderr}`);
 const key = minted.stdout.trim();
-const gateway = spawn(process.execPath, [BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const gatewayUrl = await listening(gateway);
-log(`sim ${simUrl}, gateway ${gatewayUrl} (pid ${gateway.pid}), ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}`);
+async function startPair(latencyScale) {
+  const sim = fork(join(here, 'sim-server.mjs'), ['--latency-scale', String(latencyScale)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const { url: simUrl } = await firstJsonLine(sim);
+  const gateway = spawn(process.execPath, [BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const gatewayUrl = await listening(gateway);
+  const naive = spawn(process.execPath, [join(here, 'gateway-naive-proxy.mjs'), simUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url: naiveUrl } = await firstJsonLine(naive);
+  return { sim, simUrl, gateway, gatewayUrl, naive, naiveUrl };
+}
+const instant = await startPair(0);
+const slow = await startPair(Number(values['stream-latency-scale']));
+log(`sims ${instant.simUrl} ${slow.simUrl}, gateways ${instant.gatewayUrl} ${slow.gatewayUrl}, naive proxies ${instant.naiveUrl} ${slow.naiveUrl}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}`);
 
 // ------------------------------------------------------------------ load
-const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 });
+// Bounded: an overloaded machine queues in the client (still counted, from the due time) instead of failing on file descriptors.
+const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 512 });
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' };
 const BODIES = [
   { path: '/v1/chat/completions', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 12 + 30?' }] }) },
   { path: '/v1/messages', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 7 + 5?' }] }) },
 ];
 const STREAM_BODY = JSON.stringify({ model: 'sim-small', max_tokens: 256, stream: true, system: 'Explain thoroughly, step by step.', messages: [{ role: 'user', content: 'What is 17 + 25?' }] });
+
+/** CPU time (ms) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+let firstError;
 
 /** One request; resolves with { ttfb, total } in ms since `since`. */
 function send(base, path, body, since) {
@@ -107,9 +138,18 @@ function send(base, path, body, since) {
       res.on('data', () => {
         ttfb ??= performance.now() - since;
       });
-      res.on('end', () => (res.statusCode === 200 ? resolve({ ttfb, total: performance.now() - since }) : reject(new Error(`HTTP ${res.statusCode}`))));
+      res.on('end', () => {
+        if (res.statusCode === 200) resolve({ ttfb, total: performance.now() - since });
+        else {
+          firstError ??= `HTTP ${res.statusCode}`;
+          reject(new Error(`HTTP ${res.statusCode}`));
+        }
+      });
     });
-    req.on('error', reject);
+    req.on('error', (error) => {
+      firstError ??= error.message;
+      reject(error);
+    });
     req.end(body);
   });
 }
@@ -120,16 +160,29 @@ async function openLoop(base, seconds) {
   const latencies = [];
   let errors = 0;
   const pending = [];
-  for (let i = 0; i < count; i += 1) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait - 0.5));
-    while (performance.now() < due) { /* spin the last half millisecond for an exact schedule */ }
-    const { path, body } = BODIES[i % BODIES.length];
-    pending.push(send(base, path, body, due).then((r) => latencies.push(r.total), () => (errors += 1)));
+  // Every timer tick sends whatever has come due (no busy-waiting: a spinning load generator
+  // would take a core from the servers it measures); latency still counts from the due time.
+  for (let i = 0; i < count; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const now = performance.now();
+    for (; i < count && start + (i * 1000) / RATE <= now; i += 1) {
+      const { path, body } = BODIES[i % BODIES.length];
+      pending.push(send(base, path, body, start + (i * 1000) / RATE).then((r) => latencies.push(r.total), () => (errors += 1)));
+    }
   }
   await Promise.all(pending);
   return { latencies, errors, achievedRate: count / ((performance.now() - start) / 1000) };
+}
+
+async function sequential(base, count) {
+  const latencies = [];
+  let errors = 0;
+  for (let i = 0; i < count; i += 1) {
+    const { path, body } = BODIES[i % BODIES.length];
+    const since = performance.now();
+    await send(base, path, body, since).then((r) => latencies.push(r.total), () => (errors += 1));
+  }
+  return { latencies, errors };
 }
 
 async function closedLoopStreams(base, seconds) {
@@ -160,77 +213,118 @@ const quantile = (xs, q) => {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
 };
 const summary = (xs) => ({ n: xs.length, p50: +quantile(xs, 0.5).toFixed(3), p90: +quantile(xs, 0.9).toFixed(3), p99: +quantile(xs, 0.99).toFixed(3) });
+const added = (side, base) => ({ p50: +(side.p50 - base.p50).toFixed(3), p99: +(side.p99 - base.p99).toFixed(3) });
 
-// Warm both paths (JIT, sockets, tokenizer tables).
-await openLoop(simUrl, 1);
-await openLoop(gatewayUrl, 1);
-await closedLoopStreams(simUrl, 1);
-await closedLoopStreams(gatewayUrl, 1);
+const SIDES = ['direct', 'naive', 'gateway'];
+const urlOf = (pair, side) => (side === 'direct' ? pair.simUrl : side === 'naive' ? pair.naiveUrl : pair.gatewayUrl);
+const pidOf = (pair, side) => (side === 'naive' ? pair.naive.pid : side === 'gateway' ? pair.gateway.pid : undefined);
 
-const samples = { direct: { latencies: [], errors: 0, rates: [] }, gateway: { latencies: [], errors: 0, rates: [] } };
-const streams = { direct: { ttfb: [], total: [], errors: 0 }, gateway: { ttfb: [], total: [], errors: 0 } };
-for (let round = 0; round < ROUNDS; round += 1) {
-  for (const [side, base] of [['direct', simUrl], ['gateway', gatewayUrl]]) {
-    const r = await openLoop(base, SECONDS);
-    samples[side].latencies.push(...r.latencies);
-    samples[side].errors += r.errors;
-    samples[side].rates.push(Math.round(r.achievedRate));
-    log(`round ${round + 1} ${side} non-streaming: ${r.latencies.length} requests at ${Math.round(r.achievedRate)}/s, p50 ${quantile(r.latencies, 0.5).toFixed(2)} ms p99 ${quantile(r.latencies, 0.99).toFixed(2)} ms`);
-  }
-  for (const [side, base] of [['direct', simUrl], ['gateway', gatewayUrl]]) {
-    const r = await closedLoopStreams(base, SECONDS);
-    streams[side].ttfb.push(...r.ttfb);
-    streams[side].total.push(...r.total);
-    streams[side].errors += r.errors;
-    log(`round ${round + 1} ${side} ${STREAMS} streams: ${r.ttfb.length} streams, TTFB p50 ${quantile(r.ttfb, 0.5).toFixed(2)} ms p99 ${quantile(r.ttfb, 0.99).toFixed(2)} ms`);
-  }
+// Warm every path (JIT, sockets, tokenizer tables).
+for (const side of SIDES) {
+  await openLoop(urlOf(instant, side), 1);
+  await closedLoopStreams(urlOf(slow, side), 1);
 }
 
-const gatewayStats = await new Promise((resolve) => {
-  sim.once('message', (message) => resolve(message.stats));
-  sim.send({ type: 'stats' });
-});
-gateway.kill('SIGTERM');
-await new Promise((resolve) => gateway.once('exit', resolve));
-sim.send({ type: 'close' });
+const loadBefore = loadavg()[0];
+const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0 }]));
+const results = { sequential: fresh(), nonStreaming: fresh(), streaming: fresh() };
+
+/** Runs one phase on one side, pooling samples and the CPU the simulator and the proxy used. */
+async function phase(name, side, pair, run) {
+  const proxyPid = pidOf(pair, side);
+  const sim0 = cpuMs(pair.sim.pid);
+  const proxy0 = proxyPid === undefined ? 0 : cpuMs(proxyPid);
+  const r = await run(urlOf(pair, side));
+  const into = results[name][side];
+  const latencies = r.latencies ?? r.total;
+  into.latencies.push(...latencies);
+  if (r.ttfb) into.ttfb.push(...r.ttfb);
+  if (r.achievedRate) into.rates.push(Math.round(r.achievedRate));
+  into.errors += r.errors;
+  into.requests += latencies.length;
+  into.simMs += cpuMs(pair.sim.pid) - sim0;
+  if (proxyPid !== undefined) into.proxyMs += cpuMs(proxyPid) - proxy0;
+  log(`round ${round + 1} ${name.padEnd(12)} ${side.padEnd(7)} ${latencies.length} requests${r.achievedRate ? ` at ${Math.round(r.achievedRate)}/s` : ''}, p50 ${quantile(r.ttfb ?? latencies, 0.5).toFixed(2)} ms p99 ${quantile(r.ttfb ?? latencies, 0.99).toFixed(2)} ms${r.ttfb ? ' (TTFB)' : ''}`);
+}
+
+let round = 0;
+for (; round < ROUNDS; round += 1) {
+  // Each phase runs the three sides back to back, so drift in the machine's load hits them alike.
+  for (const side of SIDES) await phase('sequential', side, instant, (url) => sequential(url, Math.round(SECONDS * 300)));
+  for (const side of SIDES) await phase('nonStreaming', side, instant, (url) => openLoop(url, SECONDS));
+  for (const side of SIDES) await phase('streaming', side, slow, (url) => closedLoopStreams(url, SECONDS));
+}
+const loadAfter = loadavg()[0];
+
+const simStats = [];
+for (const pair of [instant, slow]) {
+  simStats.push(await new Promise((resolve) => {
+    pair.sim.once('message', (message) => resolve(message.stats));
+    pair.sim.send({ type: 'stats' });
+  }));
+  pair.gateway.kill('SIGTERM');
+  pair.naive.kill('SIGTERM');
+  await new Promise((resolve) => pair.gateway.once('exit', resolve));
+  pair.sim.send({ type: 'close' });
+}
 const ledgerShow = spawnSync(process.execPath, [BIN, 'gateway', 'ledger', 'show', '--data-dir', dataDir], { encoding: 'utf8' });
 rmSync(dataDir, { recursive: true, force: true });
 
-const direct = summary(samples.direct.latencies);
-const viaGateway = summary(samples.gateway.latencies);
-const ttfbDirect = summary(streams.direct.ttfb);
-const ttfbGateway = summary(streams.gateway.ttfb);
-const totalDirect = summary(streams.direct.total);
-const totalGateway = summary(streams.gateway.total);
-const added = { p50: +(viaGateway.p50 - direct.p50).toFixed(3), p99: +(viaGateway.p99 - direct.p99).toFixed(3) };
-const addedTtfb = { p50: +(ttfbGateway.p50 - ttfbDirect.p50).toFixed(3), p99: +(ttfbGateway.p99 - ttfbDirect.p99).toFixed(3) };
+const figures = {};
+for (const [name, sides] of Object.entries(results)) {
+  const metric = name === 'streaming' ? 'ttfb' : 'latencies';
+  const s = Object.fromEntries(SIDES.map((side) => [side, summary(sides[side][metric])]));
+  figures[name] = {
+    metric: name === 'streaming' ? 'time to first byte (ms)' : 'latency (ms)',
+    ...s,
+    addedByGateway: added(s.gateway, s.direct),
+    addedByNaiveProxy: added(s.naive, s.direct),
+    ...(name === 'streaming' ? { total: Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].latencies)])) } : {}),
+    ...(name === 'nonStreaming' ? { achievedRates: Object.fromEntries(SIDES.map((side) => [side, sides[side].rates])) } : {}),
+    cpuUsPerRequest: {
+      simulator: Object.fromEntries(SIDES.map((side) => [side, Math.round((sides[side].simMs * 1000) / Math.max(1, sides[side].requests))])),
+      naiveProxy: Math.round((sides.naive.proxyMs * 1000) / Math.max(1, sides.naive.requests)),
+      gateway: Math.round((sides.gateway.proxyMs * 1000) / Math.max(1, sides.gateway.requests)),
+    },
+    errors: Object.fromEntries(SIDES.map((side) => [side, sides[side].errors])),
+  };
+}
+const { sequential: seq, nonStreaming: ns, streaming: st } = figures;
 const checks = {
-  nonStreamingAddedP50: added.p50 <= 1,
-  nonStreamingAddedP99: added.p99 <= 5,
-  streamTtfbP50Within1ms: Math.abs(addedTtfb.p50) <= 1,
-  streamTtfbP99Within1ms: Math.abs(addedTtfb.p99) <= 1,
-  noErrors: samples.direct.errors + samples.gateway.errors + streams.direct.errors + streams.gateway.errors === 0,
+  nonStreamingAddedP50: ns.addedByGateway.p50 <= 1,
+  nonStreamingAddedP99: ns.addedByGateway.p99 <= 5,
+  streamTtfbP50Within1ms: Math.abs(st.addedByGateway.p50) <= 1,
+  streamTtfbP99Within1ms: Math.abs(st.addedByGateway.p99) <= 1,
+  noErrors: Object.values(figures).every((f) => Object.values(f.errors).every((e) => e === 0)),
+  // When the simulator alone cannot keep the rate, open-loop latencies measure this machine's backlog, not the gateway.
+  machineKeptTheRate: ns.achievedRates.direct.every((r) => r >= RATE * 0.95),
 };
 const report = {
   when: new Date().toISOString(),
   cpus: cpus().length,
   node: process.version,
-  settings: { seconds: SECONDS, rate: RATE, streams: STREAMS, rounds: ROUNDS, latencyScale: Number(values['latency-scale']) },
-  nonStreaming: { direct, gateway: viaGateway, added, achievedRates: { direct: samples.direct.rates, gateway: samples.gateway.rates } },
-  streaming: { ttfb: { direct: ttfbDirect, gateway: ttfbGateway, added: addedTtfb }, total: { direct: totalDirect, gateway: totalGateway, addedP50: +(totalGateway.p50 - totalDirect.p50).toFixed(3) } },
-  errors: { direct: samples.direct.errors + streams.direct.errors, gateway: samples.gateway.errors + streams.gateway.errors },
-  simServer: gatewayStats.server?.requests,
+  load: { before: +loadBefore.toFixed(2), after: +loadAfter.toFixed(2) },
+  settings: { seconds: SECONDS, rate: RATE, streams: STREAMS, rounds: ROUNDS, streamLatencyScale: Number(values['stream-latency-scale']) },
+  sequential: seq,
+  nonStreaming: ns,
+  streaming: st,
+  firstError,
+  simRequests: simStats.map((s) => s.server?.requests),
   gatewayLedger: ledgerShow.stdout.trim().split('\n').slice(0, 4),
   checks,
-  pass: Object.values(checks).every(Boolean),
+  pass: checks.nonStreamingAddedP50 && checks.nonStreamingAddedP99 && checks.streamTtfbP50Within1ms && checks.streamTtfbP99Within1ms && checks.noErrors,
 };
 mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(join(here, 'out', 'gateway-overhead.json'), `${JSON.stringify(report, null, 2)}\n`);
 
-const row = (label, d, g) => `${label.padEnd(34)} direct p50 ${d.p50.toFixed(2).padStart(7)}  p99 ${d.p99.toFixed(2).padStart(7)} | gateway p50 ${g.p50.toFixed(2).padStart(7)}  p99 ${g.p99.toFixed(2).padStart(7)} | added p50 ${(g.p50 - d.p50).toFixed(2).padStart(6)}  p99 ${(g.p99 - d.p99).toFixed(2).padStart(6)} ms`;
-process.stdout.write(`gateway overhead (${cpus().length} CPUs, sim and gateway in their own processes, ${ROUNDS}×${SECONDS}s per side)\n`);
-process.stdout.write(`${row(`non-streaming @ ${RATE}/s (${direct.n}+${viaGateway.n} req)`, direct, viaGateway)}\n`);
-process.stdout.write(`${row(`${STREAMS} concurrent streams, TTFB`, ttfbDirect, ttfbGateway)}\n`);
-process.stdout.write(`${row(`${STREAMS} concurrent streams, total`, totalDirect, totalGateway)}\n`);
-process.stdout.write(`targets: added p50 ≤ 1 ms ${checks.nonStreamingAddedP50 ? 'met' : 'MISSED'}, added p99 ≤ 5 ms ${checks.nonStreamingAddedP99 ? 'met' : 'MISSED'}, TTFB within 1 ms p50 ${checks.streamTtfbP50Within1ms ? 'met' : 'MISSED'} p99 ${checks.streamTtfbP99Within1ms ? 'met' : 'MISSED'}; errors ${report.errors.direct + report.errors.gateway}\n`);
+const fmt = (x) => x.toFixed(2).padStart(8);
+const row = (label, f) => `${label.padEnd(30)} direct ${fmt(f.direct.p50)} ${fmt(f.direct.p99)} | naive proxy ${fmt(f.naive.p50)} ${fmt(f.naive.p99)} | gateway ${fmt(f.gateway.p50)} ${fmt(f.gateway.p99)} | added by gateway ${fmt(f.addedByGateway.p50)} ${fmt(f.addedByGateway.p99)} | gateway CPU ${String(f.cpuUsPerRequest.gateway).padStart(4)} µs (naive ${f.cpuUsPerRequest.naiveProxy})`;
+process.stdout.write(`gateway overhead — ${cpus().length} CPUs, load average ${report.load.before} → ${report.load.after}; simulator, gateway and naive proxy each in their own process; ${ROUNDS} rounds × ${SECONDS} s per side; figures are p50 p99 in ms\n`);
+process.stdout.write(`${row(`sequential (${seq.gateway.n} req/side)`, seq)}\n`);
+process.stdout.write(`${row(`open loop ${RATE}/s (${ns.gateway.n} req/side)`, ns)}\n`);
+process.stdout.write(`${row(`${STREAMS} streams, TTFB (${st.gateway.n})`, st)}\n`);
+process.stdout.write(`  streams, total time: direct ${fmt(st.total.direct.p50)} ${fmt(st.total.direct.p99)} | gateway ${fmt(st.total.gateway.p50)} ${fmt(st.total.gateway.p99)}\n`);
+if (!checks.machineKeptTheRate) process.stdout.write(`note: the simulator alone reached only ${ns.achievedRates.direct.join('/')} of ${RATE} requests/s here: the open-loop figures measure this machine's backlog\n`);
+if (firstError) process.stdout.write(`first error: ${firstError}\n`);
+process.stdout.write(`targets: added p50 ≤ 1 ms ${checks.nonStreamingAddedP50 ? 'met' : 'MISSED'}, added p99 ≤ 5 ms ${checks.nonStreamingAddedP99 ? 'met' : 'MISSED'}, stream TTFB within 1 ms: p50 ${checks.streamTtfbP50Within1ms ? 'met' : 'MISSED'}, p99 ${checks.streamTtfbP99Within1ms ? 'met' : 'MISSED'}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);
 process.exit(0);

@@ -4,6 +4,10 @@
  *
  *   node bench/harness-throughput.mjs [--mode parallel|native] [--cases 1000] [--paths 8]
  *                                    [--concurrency 64] [--budget 1200] [--name NAME] [--keep]
+ *                                    [--dist DIR]
+ *
+ * `--dist DIR` runs the harness from another build (e.g. a patched copy's dist/); the sim
+ * server always comes from this checkout's dist/, so only the harness side changes.
  *
  * What runs: an experiment of `--cases` real cases (MBPP `text` prompts, topped up with
  * HumanEval prompts, read from /work/shared/datasets at bench time), `best_of_n: [1, P]`,
@@ -41,9 +45,9 @@
 import { fork } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -58,6 +62,8 @@ const { values } = parseArgs({
     name: { type: 'string' },
     keep: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    /** Measure another build of the library (e.g. a proposed change compiled elsewhere). */
+    dist: { type: 'string' },
   },
 });
 const mode = values.mode;
@@ -226,7 +232,8 @@ async function checkLedger(runDir) {
 // ---------------------------------------------------------------- main
 const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
 const rssAtStartMB = mb(process.resourceUsage().maxRSS);
-const { runExperiment } = await import('../dist/runner/run-experiment.js');
+const distDir = values.dist === undefined ? join(here, '..', 'dist') : resolve(values.dist);
+const { runExperiment } = await import(pathToFileURL(join(distDir, 'runner', 'run-experiment.js')).href);
 const { cases, sources, generated } = buildCases(caseCount);
 const { child, url: serverUrl } = await startServerChild();
 const experiment = writeExperiment(cases);
@@ -336,6 +343,7 @@ try {
     mismatchCount: mismatches,
     ok: mismatches === 0,
     node: process.version,
+    dist: distDir,
     runDir: values.keep ? run.runDir : undefined,
   };
 } finally {

@@ -4,12 +4,13 @@
  * benchmark's alone), prints a compact table and writes bench/out/<name>.json per run plus
  * bench/out/summary.json.
  *
- *   node bench/run-all.mjs [--only parallel|native|analysis-ledger] [--repeat 1] [--cases 1000]
- *                          [--concurrency 64] [--build]
+ *   node bench/run-all.mjs [--only parallel,native,analysis-ledger,gateway-overhead,report-open] [--repeat 1] [--cases 1000]
+ *                          [--concurrency 64] [--build] [--dist DIR]
  *
  * Harness throughput (bench/harness-throughput.mjs, modes parallel and native) is summarised
- * in the table; other benchmarks present in bench/ (analysis-ledger.mjs) run after it, each
- * in its own child, with a one-line summary of the JSON they write.
+ * in the table; the other benchmarks present in bench/ (analysis-ledger, gateway-overhead,
+ * report-open) run after it, each in its own child, print their own figures and are listed
+ * with their exit status and the JSON they wrote.
  *
  * Benchmarks import the compiled library from dist/: run `npm run build` first (or pass
  * --build). With --repeat N each benchmark runs N times and the table shows the run with
@@ -35,8 +36,15 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '64' },
     build: { type: 'boolean', default: false },
+    /** Harness from another build (see harness-throughput.mjs --dist). */
+    dist: { type: 'string' },
   },
 });
+
+/** `--only parallel,native`: run the benchmarks whose name ends with one of these. */
+function selected(name) {
+  return values.only === undefined || values.only.split(',').some((suffix) => name.endsWith(suffix.trim()));
+}
 
 const TARGET_RPS = 1000;
 const TARGET_RSS_MB = 170;
@@ -44,11 +52,16 @@ const TARGET_RSS_MB = 170;
 const BENCHMARKS = [
   { name: 'harness-throughput-parallel', script: 'harness-throughput.mjs', args: ['--mode', 'parallel'] },
   { name: 'harness-throughput-native', script: 'harness-throughput.mjs', args: ['--mode', 'native'] },
-].filter((b) => values.only === undefined || b.name.endsWith(values.only));
-// Other benchmarks in bench/ that follow the same contract (own child, writes
-// bench/out/<name>.json); shown in their own table with the fields they report.
-const OTHERS = [{ name: 'analysis-ledger', script: 'analysis-ledger.mjs', args: [] }].filter(
-  (b) => existsSync(join(here, b.script)) && (values.only === undefined || b.name.endsWith(values.only)),
+].filter((b) => selected(b.name));
+// Other benchmarks in bench/ (each its own child, writing bench/out/<name>.json): they print
+// their own figures; run-all lists their exit status after the table. Their exit status does
+// not change run-all's.
+const OTHERS = [
+  { name: 'analysis-ledger', script: 'analysis-ledger.mjs', args: [] },
+  { name: 'gateway-overhead', script: 'gateway-overhead.mjs', args: [] },
+  { name: 'report-open', script: 'report-open.mjs', args: [] },
+].filter(
+  (b) => existsSync(join(here, b.script)) && selected(b.name),
 );
 
 // ------------------------------------------------------------------ dist must be current
@@ -69,7 +82,8 @@ if (newest(join(root, 'src')) > statSync(entry).mtimeMs + 1000) {
 // ------------------------------------------------------------------ run
 function runChild(bench, index) {
   const name = Number(values.repeat) > 1 ? `${bench.name}.${index + 1}` : bench.name;
-  const args = [join(here, bench.script), ...bench.args, '--cases', values.cases, '--concurrency', values.concurrency, '--name', name, '--quiet'];
+  const args = [join(here, bench.script), ...bench.args, '--cases', values.cases, '--concurrency', values.concurrency, '--name', name, '--quiet', ...(values.dist ? ['--dist', values.dist] : [])];
+  const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
     let stderr = '';
@@ -80,7 +94,7 @@ function runChild(bench, index) {
       const file = join(here, 'out', `${name}.json`);
       let report;
       try {
-        report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+        report = existsSync(file) && statSync(file).mtimeMs >= started - 1000 ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
       } catch {
         report = undefined;
       }
@@ -105,6 +119,20 @@ for (const bench of BENCHMARKS) {
   const sorted = [...good].sort((a, b) => a.report.requestsPerS - b.report.requestsPerS);
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
   all.push({ bench, runs, median });
+}
+
+// ------------------------------------------------------------------ other benchmarks
+const otherNotes = [];
+for (const other of OTHERS) {
+  const started = Date.now();
+  const code = await new Promise((resolve) => spawn(process.execPath, [join(here, other.script), ...other.args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve));
+  const file = join(here, 'out', `${other.name}.json`);
+  // Only a report written by this run counts (not one left by an earlier run).
+  const report = existsSync(file) && statSync(file).mtimeMs >= started - 1000 ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  // Each reports in its own shape (printed above by the benchmark itself); summarise generically.
+  const figures = report?.cli ? `wall ${report.cli.wallSeconds} s, peak RSS ${report.cli.peakRssMB} MB, ` : '';
+  const verdict = report && 'pass' in report ? `pass ${report.pass}, ` : report && 'ok' in report ? `ok ${report.ok}, ` : '';
+  otherNotes.push(`${other.name}: exit ${code}; ${report ? `${figures}${verdict}bench/out/${other.name}.json` : 'no report written'}`);
 }
 
 // ------------------------------------------------------------------ table
@@ -139,9 +167,12 @@ const notes = [];
 let failed = false;
 for (const { bench, median, runs } of all) {
   for (const run of runs) {
-    if (!run.report || !run.report.ok) {
+    if (!run.report) {
       failed = true;
-      notes.push(`${run.name}: ACCOUNTING CHECK FAILED ${run.report ? JSON.stringify(run.report.checks) : `(exit ${run.code})`}`);
+      notes.push(`${run.name}: CRASHED (exit ${run.code}, no report; see its stderr above)`);
+    } else if (!run.report.ok) {
+      failed = true;
+      notes.push(`${run.name}: ACCOUNTING CHECK FAILED ${JSON.stringify(run.report.checks)}`);
     }
   }
   const r = median?.report;
@@ -154,20 +185,9 @@ for (const { bench, median, runs } of all) {
       `${r.pathsRefusedByBudget} paths refused by B before sending; failed attempts ${r.ledger.failedAttempts}`,
   );
 }
-for (const other of OTHERS) {
-  const code = await new Promise((resolve) => spawn(process.execPath, [join(here, other.script), ...other.args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve));
-  const file = join(here, 'out', `${other.name}.json`);
-  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
-  const cli = report?.cli ?? {};
-  notes.push(
-    `${other.name}: exit ${code}; ` +
-      (report ? `wall ${cli.wallSeconds ?? '?'} s, peak RSS ${cli.peakRssMB ?? '?'} MB, pass ${report.pass ?? '?'} (bench/out/${other.name}.json)` : 'no report'),
-  );
-  all.push({ bench: other, runs: [{ name: other.name, code, report, loadBefore: undefined }], median: undefined, other: true });
-}
-process.stdout.write(`\n${notes.join('\n')}\n`);
+process.stdout.write(`\n${[...notes, ...otherNotes].join('\n')}\n`);
 process.stdout.write(
-  '\njob: 1,000 cases (MBPP text + HumanEval prompts) x best_of_n [1, 8] x {baseline, candidate}; req/s counts every HTTP request ' +
+  `\njob: ${values.cases} cases (MBPP text + HumanEval prompts) x best_of_n [1, 8] x {baseline, candidate}; req/s counts every HTTP request ` +
     'of the run (n=1 arms included). "tokens billed" is summed by the sim-server process from the reply bodies it sends; ' +
     '"tokens ledger" is Σ total_tokens over calls.jsonl. Peak RSS is the harness process only (the server runs in its own process).\n',
 );
@@ -175,6 +195,6 @@ process.stdout.write(
 mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(
   join(here, 'out', 'summary.json'),
-  `${JSON.stringify({ when: new Date().toISOString(), cpus: cpus().length, node: process.version, targets: { requestsPerS: TARGET_RPS, peakRssMB: TARGET_RSS_MB }, benchmarks: all.map(({ bench, runs, median }) => ({ name: bench.name, median: median?.name, runs: runs.map((r) => ({ name: r.name, loadBefore: r.loadBefore, report: r.report })) })) }, null, 2)}\n`,
+  `${JSON.stringify({ when: new Date().toISOString(), cpus: cpus().length, node: process.version, targets: { requestsPerS: TARGET_RPS, peakRssMB: TARGET_RSS_MB }, benchmarks: all.map(({ bench, runs, median }) => ({ name: bench.name, median: median?.name, runs: runs.map((r) => ({ name: r.name, loadBefore: r.loadBefore, report: r.report })) })), others: otherNotes }, null, 2)}\n`,
 );
 process.exitCode = failed ? 1 : 0;

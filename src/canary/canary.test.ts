@@ -76,6 +76,15 @@ describe('canary analyze', () => {
     expect(result.breaches[0]?.day).toBe(3);
   });
 
+  test('no real change: over 30 seeded canaries at most one false rollback (looks are Bonferroni-adjusted)', () => {
+    let rollbacks = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const events = syntheticEvents({ start: '2026-06-01T00:00:00Z', days: 7, perDay: { control: 450, canary: 150 }, profile: { control: BASE, canary: BASE }, seed });
+      if (analyze(events.map((e) => JSON.stringify(e)).join('\n')).decision === 'rollback') rollbacks += 1;
+    }
+    expect(rollbacks).toBeLessThanOrEqual(1);
+  });
+
   test('a small, insignificant wobble below the threshold is not a breach', () => {
     const result = analyze(stream((_, variant) => (variant === 'canary' ? { pass: 0.79, tokens: 1250 } : undefined)));
     expect(result.decision).toBe('promote');

@@ -149,8 +149,8 @@ function finishOf(seen: FinishReason | undefined, completed: boolean, clamped: b
 }
 
 function streamObserver(protocol: GenerationProtocol): { push: (chunk: Buffer) => void; result: () => CallObservation } {
-  const decoder = new SseDecoder();
   const stream = createStreamObserver(protocol);
+  const decoder = new SseDecoder(stream.marker);
   return {
     push: (chunk) => {
       for (const event of decoder.push(chunk)) stream.onEvent(event);

@@ -44,3 +44,15 @@ describe('SseDecoder', () => {
     expect(decoder.push(Buffer.from('\n\n'))).toEqual([{ event: undefined, data: '2' }]);
   });
 });
+
+describe('SseDecoder with a marker', () => {
+  test('only matching events are parsed, wherever the chunks are cut', () => {
+    const text = 'event: a\ndata: {"type":"keep","n":1}\n\nevent: b\ndata: {"type":"skip"}\n\ndata: {"type":"keep","n":2}\n\n';
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length; cut += 1) {
+      const decoder = new SseDecoder(/"type":"keep"/g);
+      const events = [...decoder.push(bytes.subarray(0, cut)), ...decoder.push(bytes.subarray(cut)), ...decoder.end()];
+      expect(events, `cut at ${cut}`).toEqual([{ event: 'a', data: '{"type":"keep","n":1}' }, { event: undefined, data: '{"type":"keep","n":2}' }]);
+    }
+  });
+});

@@ -2,6 +2,10 @@
  * Incremental `text/event-stream` decoder: bytes in as they arrive from upstream, complete
  * events out. Chunks split anywhere — inside a UTF-8 character, a line, or a CRLF — so the
  * tail of each chunk is held until the event it belongs to is complete.
+ *
+ * With a `marker`, only events whose text matches it are parsed: a long answer streams as
+ * hundreds of text deltas and none of them carries usage, so the gateway finds the few that
+ * do with one native regex scan per chunk instead of handling every event in JavaScript.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -15,6 +19,9 @@ export interface StreamEvent {
 export class SseDecoder {
   private readonly text = new StringDecoder('utf8');
   private pending = '';
+
+  /** `marker` must be a global regex; undefined parses every event. */
+  constructor(private readonly marker?: RegExp) {}
 
   push(chunk: Buffer): StreamEvent[] {
     return this.drain(this.text.write(chunk), false);
@@ -31,21 +38,40 @@ export class SseDecoder {
     const heldCr = !final && buffer.endsWith('\r');
     if (heldCr) buffer = buffer.slice(0, -1);
     if (buffer.includes('\r')) buffer = buffer.replace(/\r\n?/g, '\n');
-    const events: StreamEvent[] = [];
-    let start = 0;
-    for (let end = buffer.indexOf('\n\n', start); end !== -1; end = buffer.indexOf('\n\n', start)) {
-      const event = parseBlock(buffer.slice(start, end));
-      if (event) events.push(event);
-      start = end + 2;
+    const boundary = final ? buffer.length : buffer.lastIndexOf('\n\n');
+    if (boundary === -1) {
+      this.pending = buffer + (heldCr ? '\r' : '');
+      return [];
     }
-    this.pending = buffer.slice(start) + (heldCr ? '\r' : '');
-    if (final) {
-      const event = parseBlock(this.pending);
-      if (event) events.push(event);
-      this.pending = '';
-    }
-    return events;
+    const complete = buffer.slice(0, boundary);
+    this.pending = final ? '' : buffer.slice(boundary + 2) + (heldCr ? '\r' : '');
+    return this.marker === undefined ? allEvents(complete) : markedEvents(complete, this.marker);
   }
+}
+
+function allEvents(region: string): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const block of region.split('\n\n')) {
+    const event = parseBlock(block);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+/** The events (blocks between blank lines) that contain a match of `marker`, each once. */
+function markedEvents(region: string, marker: RegExp): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  let parsedUpTo = -1;
+  for (const match of region.matchAll(marker)) {
+    if (match.index < parsedUpTo) continue;
+    const before = region.lastIndexOf('\n\n', match.index);
+    const after = region.indexOf('\n\n', match.index);
+    const end = after === -1 ? region.length : after;
+    const event = parseBlock(region.slice(before === -1 ? 0 : before + 2, end));
+    if (event) events.push(event);
+    parsedUpTo = end;
+  }
+  return events;
 }
 
 function parseBlock(block: string): StreamEvent | undefined {

@@ -15,11 +15,19 @@ function reply(route: Route, body: Record<string, unknown>, includeUsage = true)
   return route.handle({ body, simulate: (request) => simulate(request, { seed: 1 }), includeUsage, rejectNativeN: false, nextId: (prefix) => `${prefix}${(ids += 1)}` });
 }
 
+/** As the gateway reads a stream: blocks the observer does not want are never parsed. */
 function observeStream(protocol: GenerationProtocol, text: string) {
-  const decoder = new SseDecoder();
   const observer = createStreamObserver(protocol);
+  const decoder = new SseDecoder(observer.marker);
   for (const event of [...decoder.push(Buffer.from(text)), ...decoder.end()]) observer.onEvent(event);
-  return observer.result();
+  const filtered = observer.result();
+  // Reading every event gives the same usage and finish: the marker only saves work.
+  const everything = createStreamObserver(protocol);
+  const all = new SseDecoder();
+  for (const event of [...all.push(Buffer.from(text)), ...all.end()]) everything.onEvent(event);
+  const { usage, finish, error } = everything.result();
+  expect({ usage: filtered.usage, finish: filtered.finish, error: filtered.error }).toEqual({ usage, finish, error });
+  return filtered;
 }
 
 const messages = [{ role: 'user', content: 'What is 12 + 30? Explain.' }];

@@ -5,7 +5,7 @@
  *   placeholder `message_start` sent.
  * - OpenAI chat: the final chunk carries `usage` (asked for with include_usage).
  * - Responses: `response.completed` / `.incomplete` / `.failed` carry the whole response.
- * Only events that can carry usage are parsed, so long streams cost little.
+ * Only events that can carry usage are parsed (each observer's `marker`), so long streams cost little.
  */
 import { makeUsage } from '../../core/usage.js';
 import { mapAnthropicFinishReason } from '../../providers/anthropic-messages/map-anthropic-finish-reason.js';
@@ -19,6 +19,8 @@ import { emptyObservation, errorMessageOf, parseJsonSafe, type CallObservation }
 import type { StreamEvent } from './sse-decoder.js';
 
 export interface StreamObserver {
+  /** Matches the text of every event that can matter (global regex), so the rest are never parsed. */
+  marker: RegExp;
   onEvent(event: StreamEvent): void;
   result(): CallObservation;
 }
@@ -38,6 +40,7 @@ function anthropicObserver(): StreamObserver {
     for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined) usage[name] = value;
   };
   return {
+    marker: /"type"\s*:\s*"(?:message_start|message_delta|error)"/g,
     onEvent({ event, data }) {
       if (event !== undefined && event !== 'message_start' && event !== 'message_delta' && event !== 'error') return;
       const payload = parseJsonSafe(data);
@@ -69,12 +72,12 @@ function chatObserver(): StreamObserver {
   const observation = emptyObservation();
   const finishes: unknown[] = [];
   return {
+    // Usage comes in one final chunk; finish_reason is null until the choice ends.
+    marker: /"usage"\s*:\s*\{|"finish_reason"\s*:\s*"|"error"\s*:/g,
     onEvent({ data }) {
-      const first = observation.model === undefined;
-      const interesting = first || data.includes('"usage":{') || data.includes('"finish_reason":"') || data.includes('"error"');
-      if (!interesting || data === '[DONE]') return;
+      if (data === '[DONE]') return;
       const chunk = parseJsonSafe(data);
-      if (first) observation.model = readString(chunk, 'model');
+      observation.model ??= readString(chunk, 'model');
       const usage = readRecord(chunk, 'usage');
       if (usage) observation.usage = mapOpenAIUsage(usage);
       for (const choice of readArray(chunk, 'choices') ?? []) if (readString(choice, 'finish_reason') !== undefined) finishes.push(choice);
@@ -91,10 +94,9 @@ const RESPONSES_FINAL = new Set(['response.completed', 'response.incomplete', 'r
 function responsesObserver(): StreamObserver {
   const observation = emptyObservation();
   return {
+    marker: /"type"\s*:\s*"(?:response\.(?:completed|incomplete|failed|created)|error)"/g,
     onEvent({ event, data }) {
-      const named = event !== undefined;
-      if (named && !RESPONSES_FINAL.has(event) && event !== 'response.created' && event !== 'error') return;
-      if (!named && !data.includes('"response.')) return;
+      if (event !== undefined && !RESPONSES_FINAL.has(event) && event !== 'response.created' && event !== 'error') return;
       const payload = parseJsonSafe(data);
       const type = readString(payload, 'type') ?? event ?? '';
       const response = readRecord(payload, 'response');

@@ -1,5 +1,6 @@
 /**
- * The one inline script of the report: pages through the embedded case data. It builds
+ * The one inline script of the report: inflates the embedded case data (gzip, base64) and
+ * pages through it. It builds
  * every node with createElement/textContent — never innerHTML — so a model output is always
  * text, whatever it contains. Plain ES2017, no library, no network.
  */
@@ -7,11 +8,19 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
   'use strict';
   var source = document.getElementById('case-data');
   if (!source) return;
-  // Parse the case data after the first paint: the verdict and the charts show at once,
+  // Inflate the case data after the first paint: the verdict and the charts show at once,
   // the table fills a moment later.
-  setTimeout(start, 0);
-  function start() {
-    var data = JSON.parse(source.textContent || '{}');
+  setTimeout(function () {
+    if (typeof DecompressionStream === 'undefined') {
+      document.getElementById('cb-count').textContent = 'This browser cannot read the case data (it needs DecompressionStream: Chrome 80+, Firefox 113+, Safari 16.4+); results.jsonl has it.';
+      return;
+    }
+    var binary = atob((source.textContent || '').trim());
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) { start(JSON.parse(text)); });
+  }, 0);
+  function start(data) {
     var arms = data.arms, rows = data.rows, roles = data.roles;
     var PAGE = 50;
     var state = { filter: 'all', category: '', split: '', query: '', page: 0, open: {} };

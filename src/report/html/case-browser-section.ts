@@ -1,8 +1,9 @@
 /** The browsable table of cases: controls, an empty table the inline script fills, the data. Pure. */
 import type { CaseBrowserData } from './case-data.js';
-import { escapeHtml as h, jsonForScript } from './escape.js';
+import { escapeHtml as h } from './escape.js';
 
-export function caseBrowserSection(data: CaseBrowserData): string {
+/** `payload`: the data packed by packCases (gzip, base64). */
+export function caseBrowserSection(data: CaseBrowserData, payload: string): string {
   const legend = data.arms.map((a) => `<b>${h(a.label)}</b> ${h(a.arm)}`).join(' · ');
   const cut = data.truncatedOutputs > 0 ? ` ${data.truncatedOutputs.toLocaleString('en-US')} long outputs are cut at ${data.outputLimit.toLocaleString('en-US')} characters to keep this file small; each says so, and results.jsonl has the full text.` : '';
   return `<section class="cases" id="cases"><h2>Cases</h2>
@@ -26,6 +27,6 @@ export function caseBrowserSection(data: CaseBrowserData): string {
 <div class="table-wrap"><table class="case-table"><thead id="cb-head"></thead><tbody id="cb-body"></tbody></table></div>
 <div class="pager"><button type="button" id="cb-prev">← previous</button> <span id="cb-page"></span> <button type="button" id="cb-next">next →</button></div>
 <noscript><p>The case table needs JavaScript; the data is in results.jsonl beside this file.</p></noscript>
-<script type="application/json" id="case-data">${jsonForScript(data)}</script>
+<script type="text/plain" id="case-data" data-encoding="gzip+base64">${payload}</script>
 </section>`;
 }

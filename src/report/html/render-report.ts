@@ -10,7 +10,8 @@ import { armTableSection } from './arm-table-section.js';
 import { attributionSection } from './attribution-section.js';
 import { CASE_BROWSER_SCRIPT } from './case-browser-script.js';
 import { caseBrowserSection } from './case-browser-section.js';
-import { caseBrowserData, type CaseDataOptions, type CaseText } from './case-data.js';
+import type { CaseText } from './case-data.js';
+import { packCases, type PackOptions } from './pack-case-data.js';
 import { escapeHtml as h } from './escape.js';
 import { forestRows, forestSpec } from './forest-chart.js';
 import { isoBudgetData } from './iso-budget-data.js';
@@ -32,7 +33,7 @@ export interface ReportInput {
   /** Said at the foot of the report, e.g. why inputs are missing. */
   notes: readonly string[];
   generatedAt: Date;
-  caseData?: CaseDataOptions;
+  caseData?: PackOptions;
 }
 
 export interface RenderedReport {
@@ -51,30 +52,31 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const order = verdict.arms.map((a) => captions.get(a.arm) ?? a.arm);
   const samples = evaluated.flatMap((r) => (r.total_tokens === undefined ? [] : [{ arm: captions.get(r.arm) ?? r.arm, variant: r.variant, tokens: r.total_tokens }]));
   const forest = forestRows(verdict);
+  const iso = isoBudgetData(verdict.arms, results, confidence);
   const charts = await Promise.all([
-    verdict.arms.length ? renderChart(isoBudgetSpec(isoBudgetData(verdict.arms, results, confidence), budget, confidence), 'iso') : undefined,
+    iso.points.length ? renderChart(isoBudgetSpec(iso, budget, confidence), 'iso') : undefined,
     forest.length ? renderChart(forestSpec(forest, verdict.gates.min_same_budget_gain, verdict.categories[0]?.confidence), 'forest') : undefined,
     samples.length ? renderChart(tokenSpec(samples, order, budget), 'tokens') : undefined,
   ]);
-  const [iso, forestChart, tokens] = charts;
+  const [isoChart, forestChart, tokens] = charts;
   const chart = (rendered: { svg: string } | undefined, cls: string, title: string, caption: string, empty: string): string =>
     `<figure class="chart ${cls}"><figcaption><b>${h(title)}</b> ${h(caption)}</figcaption>${rendered ? rendered.svg : `<p class="muted">${h(empty)}</p>`}</figure>`;
   const level = `${Math.round(confidence * 100)}%`;
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
-  const cases = caseBrowserData(results, input.texts, input.caseData);
+  const { data: cases, payload } = packCases(results, input.texts, input.caseData);
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
     `<section><h2>Pass rate against spend</h2><div class="charts">`,
-    chart(iso, '', 'Did the candidate move up, or only right?', `Each arm's pass rate against its mean billed tokens per case: up is better, right costs more. Dashed grey: baseline → candidate at the same n. Green staircase: the Pareto frontier of what could ship (pass@1, selected@N). Hollow: the pass@N oracle, an upper bound. Bars: ${level} Wilson intervals on rates, normal intervals on mean tokens.${budget === undefined ? '' : ` Every arm is capped at B = ${count(budget)} tokens per case.`}`, 'No arm has known token usage.'),
+    chart(isoChart, '', 'Did the candidate move up, or only right?', `Each arm's pass rate against its mean billed tokens per case: up is better, right costs more. Dashed grey: baseline → candidate at the same n. Green staircase: the Pareto frontier of what could ship (pass@1, selected@N). Hollow: the pass@N oracle, an upper bound. Bars: ${level} Wilson intervals on rates, normal intervals on mean tokens.${budget === undefined ? '' : ` Every arm is capped at B = ${count(budget)} tokens per case.`}`, 'No arm has known token usage.'),
     chart(forestChart, '', 'Per-category deltas at the same budget', `Candidate − baseline pass@1 at n=1; rows: category · cases · baseline→candidate. Category bars are ${categoryLevel} intervals: a bar entirely left of 0 is a category the verdict counts as significantly worse. Dotted green: the minimum gain.`, 'No same-budget comparison.'),
     chart(tokens, 'wide', 'Tokens per case, by arm', `Billed prompt + completion tokens of every call of a case in one arm; black rule: the mean.${budget === undefined ? '' : budgetShown(samples, budget) ? ' Red dashed: B.' : ` B = ${count(budget)} is off this scale: no case got to half of it.`}`, 'No token usage was recorded.'),
     `</div></section>`,
     armTableSection(verdict.arms, manifest, confidence),
     attributionSection(verdict.attribution),
     regressionSection(verdict, cases),
-    caseBrowserSection(cases),
+    caseBrowserSection(cases, payload),
     footer(input),
   ].join('\n');
   const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });

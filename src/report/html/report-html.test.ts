@@ -6,7 +6,10 @@ import type { ResultRecord } from '../../ledger/records.js';
 import { armLetter } from './arm-labels.js';
 import { attributionSection } from './attribution-section.js';
 import { caseBrowserData, outputLimit } from './case-data.js';
-import { escapeHtml, jsonForScript } from './escape.js';
+import { gunzipSync } from 'node:zlib';
+import { createRng } from '../../stats/index.js';
+import { escapeHtml } from './escape.js';
+import { packCases } from './pack-case-data.js';
 import { forestRows } from './forest-chart.js';
 import { paretoFrontier, type IsoBudgetPoint } from './iso-budget-data.js';
 import { renderReport } from './render-report.js';
@@ -29,11 +32,20 @@ describe('escaping', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });
 
-  test('JSON inside <script type="application/json"> cannot close the element and parses back', () => {
-    const value = { text: HOSTILE, list: [HOSTILE] };
-    const json = jsonForScript(value);
-    expect(json).not.toMatch(/[<>&\u2028]/);
-    expect(JSON.parse(json)).toEqual(value);
+  test('the packed case data is plain base64 (nothing HTML can see) and inflates back exactly', () => {
+    const { data, payload } = packCases([result('c1', 'baseline_single', [HOSTILE], true)], new Map([['c1', { input: HOSTILE, expected: '' }]]));
+    expect(payload).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    expect(JSON.parse(gunzipSync(Buffer.from(payload, 'base64')).toString('utf8'))).toEqual(data);
+    expect(data.rows[0]?.a[0]?.o[0]?.[0]).toBe(HOSTILE);
+  });
+
+  test('incompressible outputs: the output budget shrinks until the payload fits', () => {
+    const rng = createRng(9);
+    const noise = (): string => Array.from({ length: 4000 }, () => String.fromCharCode(33 + rng.int(90))).join('');
+    const results = Array.from({ length: 200 }, (_, i) => result(`c${i}`, 'baseline_single', [noise()], true));
+    const { data, payload } = packCases(results, new Map(), { maxPayload: 400_000 });
+    expect(payload.length).toBeLessThanOrEqual(400_000);
+    expect(data.outputLimit).toBeLessThan(4000);
   });
 });
 
@@ -112,6 +124,16 @@ describe('the rendered report', async () => {
     expect(html).not.toContain('<!--');
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
   });
+});
+
+test('a run without token usage still renders, and says what is missing', async () => {
+  const results = ['baseline_single', 'candidate_single'].flatMap((arm) => [result('c1', arm, ['x'], true, { total_tokens: undefined, calls_missing_usage: 1 })]);
+  const run = writeSyntheticRun({ dir: mkdtempSync(join(tmpdir(), 'isobudget-report-unit-')), cases: 10, rounds: 100 });
+  const verdict = { ...run.verdict, arms: run.verdict.arms.map((a) => ({ ...a, meanTokensPerCase: undefined })), same_budget: null, categories: [], regression_set: null };
+  const { html } = await renderReport({ verdict, manifest: undefined, results, texts: new Map(), notes: [], generatedAt: new Date() });
+  expect(html).toContain('No arm has known token usage.');
+  expect(html).toContain('No token usage was recorded.');
+  expect(html).toContain('No same-budget comparison.');
 });
 
 describe('attribution section', () => {

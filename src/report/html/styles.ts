@@ -23,7 +23,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .action { font-size: 16px; font-weight: 600; margin: 10px 0 4px; }
 .reason { margin: 0; color: var(--neutral); max-width: 110ch; }
 .power { margin: 6px 0 0; }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(175px, 1fr)); gap: 10px; margin: 14px 0; }
+.figures { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px; margin: 14px 0; }
 .figure { background: white; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; border-top: 3px solid var(--line); }
 .figure.tone-good { border-top-color: var(--good); } .figure.tone-bad { border-top-color: var(--bad); } .figure.tone-neutral { border-top-color: #cbd5e1; }
 .figure-title { font-size: 12px; color: var(--muted); }
@@ -97,12 +97,15 @@ tbody th { background: white; }
 .meta { font-size: 12px; color: var(--muted); margin-top: 36px; border-top: 1px solid var(--line); padding-top: 10px; }
 .meta dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
 .meta dt { font-weight: 600; } .meta dd { margin: 0; word-break: break-all; }
-@media (max-width: 900px) { .charts, .checks-and-notes { grid-template-columns: 1fr; } }
+@media (max-width: 900px) { .charts, .checks-and-notes, .figures { grid-template-columns: 1fr; } }
 @media print {
   body { background: white; font-size: 11px; }
   main { max-width: none; padding: 0; }
   .controls, .pager, noscript { display: none; }
-  .charts { grid-template-columns: 1fr 1fr; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  .figures { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+  .checks-and-notes { grid-template-columns: 1fr 1fr; }
+  .charts { grid-template-columns: 1fr; }
   .chart, .figure, .reg-block, .verdict, table { break-inside: avoid; }
   .table-wrap { overflow: visible; border: none; }
   h2 { break-after: avoid; }
