@@ -161,7 +161,7 @@ for (const { bench, median, runs } of all) {
 }
 const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
 const line = (row) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
-process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.slice(1).map(line).join('\n')}\n`);
+if (all.length > 0) process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.slice(1).map(line).join('\n')}\n`);
 
 const notes = [];
 let failed = false;
@@ -186,7 +186,7 @@ for (const { bench, median, runs } of all) {
   );
 }
 process.stdout.write(`\n${[...notes, ...otherNotes].join('\n')}\n`);
-process.stdout.write(
+if (all.length > 0) process.stdout.write(
   `\njob: ${values.cases} cases (MBPP text + HumanEval prompts) x best_of_n [1, 8] x {baseline, candidate}; req/s counts every HTTP request ` +
     'of the run (n=1 arms included). "tokens billed" is summed by the sim-server process from the reply bodies it sends; ' +
     '"tokens ledger" is Σ total_tokens over calls.jsonl. Peak RSS is the harness process only (the server runs in its own process).\n',

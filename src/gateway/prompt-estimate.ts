@@ -13,7 +13,13 @@ import { promptEstimate } from '../runner/budget.js';
 /** Bodies up to this many characters are counted in one go. */
 const SLICE_CHARS = 32 * 1024;
 
-export async function estimatePromptTokens(text: string, exact = false): Promise<number> {
+export function estimatePromptTokens(text: string, exact = false): number | Promise<number> {
+  // The common case, a body of one slice, is answered at once: no promise, no tick.
+  if (text.length <= SLICE_CHARS) return promptEstimate(countTokens(text), exact);
+  return countInSlices(text, exact);
+}
+
+async function countInSlices(text: string, exact: boolean): Promise<number> {
   let total = 0;
   for (let start = 0; start < text.length; ) {
     const end = sliceEnd(text, start);

@@ -3,7 +3,6 @@
  * read it from the env var the experiment names); providers never read process.env.
  */
 import { IsobudgetError } from '../core/errors.js';
-import { createAnthropicMessagesProvider } from './anthropic-messages/index.js';
 import { isLoopbackUrl } from './loopback.js';
 import { createOpenAIChatProvider } from './openai-chat/index.js';
 import { createOpenAIResponsesProvider } from './openai-responses/index.js';
@@ -60,7 +59,10 @@ export function createProvider(config: CreateProviderConfig, options: CreateProv
     case 'openai-responses':
       return createOpenAIResponsesProvider(common);
     case 'anthropic-messages':
-      return createAnthropicMessagesProvider(common);
+      // Loaded on first use: the Anthropic SDK costs ~20 MB of RSS that an OpenAI run never needs.
+      return lazyProvider({ protocol: 'anthropic-messages', baseUrl: common.baseUrl, supportsNativeN: false }, async () =>
+        (await import('./anthropic-messages/anthropic-messages-provider.js')).createAnthropicMessagesProvider(common),
+      );
   }
 }
 
@@ -79,4 +81,17 @@ function resolveApiKey(config: CreateProviderConfig): string {
           : `export ${config.apiKeyEnv}=<your key> (the key is read from the environment, never from the config file)`,
     },
   );
+}
+
+function lazyProvider(meta: Pick<Provider, 'protocol' | 'baseUrl' | 'supportsNativeN'>, load: () => Promise<Provider>): Provider {
+  let loading: Promise<Provider> | undefined;
+  return {
+    ...meta,
+    async generate(request) {
+      return (await (loading ??= load())).generate(request);
+    },
+    async close() {
+      if (loading) await (await loading).close?.();
+    },
+  };
 }

@@ -9,7 +9,6 @@
  * `util.inspect` or a log line.
  */
 import * as OpenAISdk from 'openai';
-import * as AnthropicSdk from '@anthropic-ai/sdk';
 import { ProviderError, parseRetryAfter } from '../core/provider-error.js';
 import { isRecord } from './json-fields.js';
 import { scrubSecret } from './scrub-secret.js';
@@ -24,6 +23,23 @@ export interface AttemptOutcome {
   /** The deadline, for the message (ms). */
   timeoutMs: number;
 }
+
+/**
+ * Error classes of the SDKs in use. OpenAI's are always here; a provider whose SDK is loaded
+ * lazily (Anthropic) registers its own when it loads, so importing this module does not pull
+ * in every SDK.
+ */
+interface SdkErrorClasses {
+  APIError: abstract new (...args: never[]) => Error & { status?: number | undefined; headers?: Headers | undefined };
+  APIUserAbortError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+}
+const SDKS: SdkErrorClasses[] = [OpenAISdk];
+export function registerSdkErrors(classes: SdkErrorClasses): void {
+  if (!SDKS.includes(classes)) SDKS.push(classes);
+}
+const isAny = (error: unknown, pick: (sdk: SdkErrorClasses) => abstract new (...args: never[]) => Error): boolean => SDKS.some((sdk) => error instanceof pick(sdk));
 
 /** Upstream text can be a whole HTML error page; a message needs only its start. */
 const MAX_UPSTREAM_TEXT = 500;
@@ -92,25 +108,25 @@ function rescrub(error: ProviderError, secret: string | undefined): ProviderErro
 }
 
 function isUserAbort(error: unknown): boolean {
-  return error instanceof OpenAISdk.APIUserAbortError || error instanceof AnthropicSdk.APIUserAbortError;
+  return isAny(error, (sdk) => sdk.APIUserAbortError);
 }
 
 function isConnectionTimeout(error: unknown): boolean {
-  return error instanceof OpenAISdk.APIConnectionTimeoutError || error instanceof AnthropicSdk.APIConnectionTimeoutError;
+  return isAny(error, (sdk) => sdk.APIConnectionTimeoutError);
 }
 
 function isConnectionError(error: unknown): boolean {
-  return error instanceof OpenAISdk.APIConnectionError || error instanceof AnthropicSdk.APIConnectionError;
+  return isAny(error, (sdk) => sdk.APIConnectionError);
 }
 
 function statusOf(error: unknown): number | undefined {
-  if (!(error instanceof OpenAISdk.APIError) && !(error instanceof AnthropicSdk.APIError)) return undefined;
-  return typeof error.status === 'number' ? error.status : undefined;
+  if (!isAny(error, (sdk) => sdk.APIError)) return undefined;
+  return typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : undefined;
 }
 
 function headersOf(error: unknown): Headers | undefined {
-  if (!(error instanceof OpenAISdk.APIError) && !(error instanceof AnthropicSdk.APIError)) return undefined;
-  return error.headers;
+  if (!isAny(error, (sdk) => sdk.APIError)) return undefined;
+  return (error as { headers?: Headers }).headers;
 }
 
 function messageOf(error: unknown): string {

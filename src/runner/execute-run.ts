@@ -4,6 +4,7 @@
  */
 import { mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setMaxListeners } from 'node:events';
 import { IsobudgetError } from '../core/errors.js';
 import { LedgerWriter } from '../ledger/jsonl-writer.js';
 import type { Manifest } from '../ledger/manifest.js';
@@ -60,6 +61,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   const redact = makeRedactor(options.secrets ?? []);
   const writer = new LedgerWriter(paths, redact);
   const abort = new AbortController();
+  // Every in-flight attempt listens on the run signal.
+  setMaxListeners(0, abort.signal);
   const onOuterAbort = (): void => abort.abort(new IsobudgetError('interrupted', 'run interrupted'));
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (options.signal?.aborted) onOuterAbort();

@@ -5,7 +5,7 @@
 import { loadConfig, readApiKey } from '../config/index.js';
 import type { SplitName } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
-import { createProvider } from '../providers/index.js';
+import { createProvider } from '../providers/create-provider.js';
 import { executeRun, type ExecuteRunResult } from './execute-run.js';
 import { loadRunInputs } from './inputs.js';
 import type { ProgressSink } from './progress.js';

@@ -8,7 +8,7 @@ import { loadConfig, readApiKey } from '../../config/index.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { countPromptTokens } from '../../core/tokens.js';
 import { LEDGER_SCHEMA_VERSION, type CallRecord } from '../../ledger/records.js';
-import { createProvider } from '../../providers/index.js';
+import { createProvider } from '../../providers/create-provider.js';
 import { ProviderError } from '../../core/provider-error.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';

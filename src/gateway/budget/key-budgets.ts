@@ -35,27 +35,40 @@ export class KeyBudgets {
 
   constructor(private readonly store: KeyStore, private readonly maxWaitMs = 600_000) {}
 
-  async admit(request: AdmitRequest): Promise<Admission> {
-    const { key, protocol, body, promptTokens, signal } = request;
+  /** Admits at once when it can; a promise only when the call has to wait for reservations to settle. */
+  admit(request: AdmitRequest): Admission | Promise<Admission> {
+    return this.tryAdmit(request) ?? this.admitAfterWaiting(request);
+  }
+
+  /** The decision now, or undefined when in-flight reservations hold what the call needs. */
+  private tryAdmit(request: AdmitRequest): Admission | undefined {
+    const { key, protocol, body, promptTokens } = request;
     if (key.budget === undefined) return { ok: true, clamp: undefined, reservation: 0 };
     const tracker = this.tracker(key, key.budget);
     const choices = choicesOf(protocol, body);
+    const allowed = tracker.remaining() - promptTokens;
+    if (allowed >= choices) {
+      const clamp = clampRequest(protocol, body, allowed);
+      const reservation = promptTokens + clamp.maxTokens * clamp.choices;
+      tracker.reserve(reservation);
+      return { ok: true, clamp, reservation };
+    }
+    if (tracker.budget - tracker.spent() - promptTokens < choices) return { ok: false, detail: `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}` };
+    return undefined;
+  }
+
+  private async admitAfterWaiting(request: AdmitRequest): Promise<Admission> {
+    const { key } = request;
+    const tracker = this.tracker(key, key.budget ?? 0);
     const deadline = Date.now() + this.maxWaitMs;
     for (;;) {
-      const allowed = tracker.remaining() - promptTokens;
-      if (allowed >= choices) {
-        const clamp = clampRequest(protocol, body, allowed);
-        const reservation = promptTokens + clamp.maxTokens * clamp.choices;
-        tracker.reserve(reservation);
-        return { ok: true, clamp, reservation };
-      }
-      const unreserved = tracker.budget - tracker.spent();
-      const detail = `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}`;
-      if (unreserved - promptTokens < choices) return { ok: false, detail };
-      const gone = signal();
+      const gone = request.signal();
+      const detail = `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${request.promptTokens}`;
       if (gone.aborted) return { ok: false, detail: `${detail}; the client went away while waiting` };
       if (Date.now() >= deadline) return { ok: false, detail: `${detail}; in-flight calls held the rest for ${this.maxWaitMs} ms` };
       await this.nextChange(key.id, deadline - Date.now(), gone);
+      const decided = this.tryAdmit(request);
+      if (decided) return decided;
     }
   }
 

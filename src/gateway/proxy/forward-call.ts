@@ -56,8 +56,10 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
   try {
-    const promptTokens = key.budget === undefined ? 0 : await estimatePromptTokens(call.raw.toString('utf8'), context.exactPrompt);
-    const admission = await context.budgets.admit({ key, protocol, body, promptTokens, signal: goneSignal });
+    const estimate = key.budget === undefined ? 0 : estimatePromptTokens(call.raw.toString('utf8'), context.exactPrompt);
+    const promptTokens = typeof estimate === 'number' ? estimate : await estimate;
+    const admitted = context.budgets.admit({ key, protocol, body, promptTokens, signal: goneSignal });
+    const admission = 'ok' in admitted ? admitted : await admitted;
     const requested = requestedCap(protocol, body);
     if (!admission.ok) {
       sendReply(response, budgetSpentReply(family, admission.detail));

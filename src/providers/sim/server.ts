@@ -117,6 +117,9 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     }
     const delayMs = reply.latencyMs * latencyScale + (fault === 'slow' ? options.faults?.slowMs ?? 2000 : 0);
     const headers: Record<string, string> = protocol === 'anthropic' ? { 'request-id': nextId('req_') } : { 'x-request-id': nextId('req_') };
+    // Says which fault was injected, so a test harness can tell "slow on purpose" from "slow
+    // because the machine is busy".
+    if (fault !== undefined) headers['x-sim-fault'] = fault;
     if (reply.kind === 'sse') return sendSse(response, reply.events, delayMs, headers, fault === 'invalidJson');
     await sleep(delayMs);
     const text = JSON.stringify(reply.body);
