@@ -29,8 +29,10 @@ export function readJsonl<T>(file: string, options: { requireSchemaVersion?: boo
     }
     const raw = text.slice(offset, end);
     offset = end + 1;
+    // Count bytes as we go: re-measuring the prefix per line would be quadratic.
+    const lineBytes = Buffer.byteLength(raw) + 1;
     if (raw.trim() === '') {
-      validBytes = Buffer.byteLength(text.slice(0, offset));
+      validBytes += lineBytes;
       continue;
     }
     let value: unknown;
@@ -44,7 +46,7 @@ export function readJsonl<T>(file: string, options: { requireSchemaVersion?: boo
     }
     if (options.requireSchemaVersion) checkVersion(value, file, line);
     records.push(value as T);
-    validBytes = Buffer.byteLength(text.slice(0, offset));
+    validBytes += lineBytes;
   }
   return { records, validBytes, tornTail: false };
 }
