@@ -1,40 +1,30 @@
-import { analyzeCommand } from './analyze.js';
-import { attributeCommand } from './attribute.js';
-import { auditCommand } from './audit.js';
-import { calibrateCommand } from './calibrate.js';
-import { canaryCommand } from './canary.js';
-import { clientsCommand } from './clients.js';
-import { compareCommand } from './compare.js';
-import { doctorCommand } from './doctor.js';
-import { gatewayCommand } from './gateway.js';
-import { gateCommand } from './gate.js';
-import { ledgerCommand } from './ledger.js';
-import { memoryCommand } from './memory.js';
-import { runCommand } from './run.js';
-import { reportCommand } from './report.js';
-import { reviewCommand } from './review.js';
-import { schemaCommand } from './schema.js';
-import { simCommand } from './sim.js';
+/**
+ * The command table. Each command's module — and what it imports (SDKs, tokenizer, SQLite,
+ * Vega) — loads only when that command runs, so `isobudget analyze` does not pay for `run`.
+ */
 import type { CommandSpec } from './spec.js';
-import { validateCommand } from './validate.js';
+
+function lazy(summary: string, load: () => Promise<CommandSpec>): CommandSpec {
+  return { summary, run: async (argv, io) => (await load()).run(argv, io) };
+}
 
 export const commands: Record<string, CommandSpec> = {
-  run: runCommand,
-  analyze: analyzeCommand,
-  report: reportCommand,
-  compare: compareCommand,
-  canary: canaryCommand,
-  audit: auditCommand,
-  attribute: attributeCommand,
-  validate: validateCommand,
-  schema: schemaCommand,
-  doctor: doctorCommand,
-  ledger: ledgerCommand,
-  sim: simCommand,
-  calibrate: calibrateCommand,
-  gateway: gatewayCommand,
-  clients: clientsCommand,
-  memory: memoryCommand,
-  gate: gateCommand,
-  review: reviewCommand,
+  run: lazy('run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict', async () => (await import('./run.js')).runCommand),
+  analyze: lazy('paired statistics and the verdict for a run directory, or for a seed-format ledger (--ledger)', async () => (await import('./analyze.js')).analyzeCommand),
+  report: lazy('write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)', async () => (await import('./report.js')).reportCommand),
+  compare: lazy('what moved between two runs on the same cases (per arm, paired by case), and which cases flipped', async () => (await import('./compare.js')).compareCommand),
+  canary: lazy('canary: sticky assignment of users, and analysis of production events (continue / rollback / promote)', async () => (await import('./canary.js')).canaryCommand),
+  audit: lazy('direction audit: is the system getting better, or only more expensive? (trends, cost drift)', async () => (await import('./audit.js')).auditCommand),
+  attribute: lazy('name fake-evolution signals: length gaming, pass@N posing as pass@1, tool redundancy, eval drift, hidden regressions', async () => (await import('./attribute.js')).attributeCommand),
+  validate: lazy('check an experiment: config keys, skill files, datasets, split overlap (no model calls)', async () => (await import('./validate.js')).validateCommand),
+  schema: lazy('print the JSON Schema of experiment.yaml (for editor completion)', async () => (await import('./schema.js')).schemaCommand),
+  doctor: lazy('check the provider config and key env var, make one hello-world call, record its tokens', async () => (await import('./doctor.js')).doctorCommand),
+  ledger: lazy('ledger index RUN_DIR (rebuild the SQLite index) | ledger show RUN_DIR (a quick look)', async () => (await import('./ledger.js')).ledgerCommand),
+  sim: lazy('sim serve: the embedded simulator as an OpenAI chat/responses + Anthropic messages server', async () => (await import('./sim.js')).simCommand),
+  calibrate: lazy('false-promotion rate, power and cases needed for 80% power, by simulating many experiments', async () => (await import('./calibrate.js')).calibrateCommand),
+  gateway: lazy('a local gateway that records every call of Claude Code, Codex or any client and enforces per-key token budgets', async () => (await import('./gateway.js')).gatewayCommand),
+  clients: lazy('write or lint Claude Code / Codex / CC Switch configs for a provider or the gateway', async () => (await import('./clients.js')).clientsCommand),
+  memory: lazy('governed memory: ingest verdicts and .learnings/, search/export (negative patterns first), history, conflicts, decay, rollback', async () => (await import('./memory.js')).memoryCommand),
+  gate: lazy('five-layer promotion gate for a candidate skill: format + contamination, regression, test-split significance, budget, human review', async () => (await import('./gate.js')).gateCommand),
+  review: lazy('human review queue: cards for candidates that passed gate layers 1–4 (and other must-have-a-human changes); approve / reject / defer', async () => (await import('./review.js')).reviewCommand),
 };
