@@ -38,6 +38,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+const benchStarted = performance.now();
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const BIN = join(root, 'dist', 'cli', 'bin.js');
@@ -256,6 +257,16 @@ for (; round < ROUNDS; round += 1) {
 }
 const loadAfter = loadavg()[0];
 
+/** Peak resident memory of a process (MB), from /proc (Linux). */
+function peakRssMB(pid) {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Math.round(kb / 102.4) / 10;
+  } catch {
+    return undefined;
+  }
+}
+const gatewayPeakRssMB = Math.max(peakRssMB(instant.gateway.pid) ?? 0, peakRssMB(slow.gateway.pid) ?? 0);
 const simStats = [];
 for (const pair of [instant, slow]) {
   simStats.push(await new Promise((resolve) => {
@@ -304,6 +315,8 @@ const report = {
   cpus: cpus().length,
   node: process.version,
   load: { before: +loadBefore.toFixed(2), after: +loadAfter.toFixed(2) },
+  // The shape bench/run-all.mjs summarises other benchmarks by.
+  cli: { wallSeconds: Math.round((performance.now() - benchStarted) / 100) / 10, peakRssMB: gatewayPeakRssMB },
   settings: { seconds: SECONDS, rate: RATE, streams: STREAMS, rounds: ROUNDS, streamLatencyScale: Number(values['stream-latency-scale']) },
   sequential: seq,
   nonStreaming: ns,

@@ -160,3 +160,14 @@ describe('budget enforcement', () => {
     expect(h.keys.list().find((k) => k.budget === 10)?.spent).toBe(0);
   });
 });
+
+describe('tags', () => {
+  test('a call is tagged by its key; x-isobudget-tags fills what the key leaves open, and never goes upstream', async () => {
+    const key = h.mint(10_000, { run: 'from-key' });
+    const client = new Anthropic({ apiKey: null, authToken: key, baseURL: h.gateway.url, maxRetries: 0, defaultHeaders: { 'x-isobudget-tags': 'run=from-header,case=c9,arm=candidate_single', 'x-claude-code-session-id': 'sess-1' } });
+    await client.messages.create({ model: 'sim-small', max_tokens: 50, messages: [{ role: 'user', content: 'What is 1 + 1?' }] });
+    await settled();
+    expect(lastRecord()).toMatchObject({ run_id: 'from-key', case_id: 'c9', arm: 'candidate_single', session_id: 'sess-1', tags: { run: 'from-key', case: 'c9', arm: 'candidate_single' } });
+    expect(JSON.stringify(h.sim.lastHeaders().at(-1))).not.toContain('from-header');
+  });
+});

@@ -179,6 +179,13 @@ describe('the gateway CLI as a process', () => {
     });
     const reply = await call(`${url}/v1/messages`, json(key, { model: 'sim-small', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'What is 1 + 1?' }] }));
     expect(reply.status).toBe(200);
+    // Keys minted and revoked from another process while the gateway runs take effect at once.
+    const later = (await runCli(['gateway', 'keys', 'create', '--budget', '100', '--data-dir', dir])).stdout.trim();
+    const hello = { model: 'sim-small', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };
+    expect((await call(`${url}/v1/messages`, json(later, hello))).status).toBe(200);
+    expect((await runCli(['gateway', 'keys', 'revoke', later.slice(4, 16), '--data-dir', dir])).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((await call(`${url}/v1/messages`, json(later, hello))).status).toBe(401);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;
@@ -188,6 +195,8 @@ describe('the gateway CLI as a process', () => {
     // The ledger has the call; the key store has no key secret.
     const shown = await runCli(['gateway', 'ledger', 'show', '--data-dir', dir]);
     expect(shown.stdout).toMatch(/cli \/ candidate_single\s+1 calls\s+\d+ tokens/);
+    // The untagged key's call; the refused one after revocation never became a call.
+    expect(shown.stdout).toMatch(/gateway \/ gateway\s+1 calls/);
     for (const { text } of readTree(dir)) expect(text).not.toContain(key);
   });
 });

@@ -4,22 +4,74 @@
  * JSON punctuation — a superset of what is billed) with the o200k tokenizer and adds the
  * runner's margin for foreign tokenizers. The budget reservation rests on this number.
  *
- * Tokenizing is CPU work (≈4 ms for a 14 KB Claude Code body), so large bodies are counted
- * in slices with a yield between them: a 1 MB session must not stall every other stream.
+ * Tokenizing is CPU work (≈4 ms for a 14 KB Claude Code body). Agents resend the same
+ * system prompt, tool schemas and history on every turn, so long strings are counted once
+ * and remembered; a body is then its JSON skeleton (long strings blanked) plus the counts of
+ * its long strings — splitting text only loses merges, so the parts never count less. Text
+ * not seen before is counted in slices with a yield between them: a 1 MB tool result must
+ * not stall every other stream.
  */
 import { countTokens } from '../core/tokens.js';
 import { promptEstimate } from '../runner/budget.js';
 
-/** Bodies up to this many characters are counted in one go. */
+/** Text up to this many characters is counted in one go. */
 const SLICE_CHARS = 32 * 1024;
+/** Strings this long are counted separately and remembered. */
+const LONG_STRING = 1024;
+/** Characters of remembered strings kept at most (oldest dropped first). */
+const CACHE_CHARS = 32 * 1024 * 1024;
 
-export function estimatePromptTokens(text: string, exact = false): number | Promise<number> {
-  // The common case, a body of one slice, is answered at once: no promise, no tick.
-  if (text.length <= SLICE_CHARS) return promptEstimate(countTokens(text), exact);
-  return countInSlices(text, exact);
+const remembered = new Map<string, number>();
+let rememberedChars = 0;
+
+/** Prompt tokens of a parsed request body (with margin unless `exact`); `raw` is its JSON text. */
+export function estimateBodyTokens(body: unknown, raw: string, exact = false): number | Promise<number> {
+  if (raw.length <= 4 * LONG_STRING) return promptEstimate(countTokens(raw), exact);
+  const long: string[] = [];
+  const skeleton = JSON.stringify(body, (_key, value: unknown) => {
+    if (typeof value !== 'string' || value.length < LONG_STRING) return value;
+    long.push(value);
+    return '';
+  });
+  const known = long.map((text) => cached(text));
+  if (skeleton.length <= SLICE_CHARS && known.every((count) => count !== undefined)) {
+    return promptEstimate(countTokens(skeleton) + sum(known as number[]), exact);
+  }
+  return (async () => {
+    let total = await countText(skeleton);
+    for (const [i, text] of long.entries()) total += known[i] ?? remember(text, await countText(text));
+    return promptEstimate(total, exact);
+  })();
 }
 
-async function countInSlices(text: string, exact: boolean): Promise<number> {
+/** Prompt tokens of any text (with margin unless `exact`). */
+export function estimatePromptTokens(text: string, exact = false): number | Promise<number> {
+  if (text.length <= SLICE_CHARS) return promptEstimate(countTokens(text), exact);
+  return countText(text).then((count) => promptEstimate(count, exact));
+}
+
+function cached(text: string): number | undefined {
+  const count = remembered.get(text);
+  if (count !== undefined) {
+    // Most recently used last, so eviction drops what no session has sent for longest.
+    remembered.delete(text);
+    remembered.set(text, count);
+  }
+  return count;
+}
+
+function remember(text: string, count: number): number {
+  remembered.set(text, count);
+  rememberedChars += text.length;
+  for (const oldest of remembered.keys()) {
+    if (rememberedChars <= CACHE_CHARS) break;
+    remembered.delete(oldest);
+    rememberedChars -= oldest.length;
+  }
+  return count;
+}
+
+async function countText(text: string): Promise<number> {
   let total = 0;
   for (let start = 0; start < text.length; ) {
     const end = sliceEnd(text, start);
@@ -28,7 +80,7 @@ async function countInSlices(text: string, exact: boolean): Promise<number> {
     start = end;
     if (start < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return promptEstimate(total, exact);
+  return total;
 }
 
 /** Cut after a space or comma near the slice size, so few tokens straddle a boundary. */
@@ -40,4 +92,8 @@ function sliceEnd(text: string, start: number): number {
     if (c === 32 || c === 44) return i;
   }
   return hard;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }

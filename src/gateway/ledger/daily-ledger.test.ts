@@ -10,11 +10,12 @@ import { buildGatewayRecord } from './gateway-record.js';
 import { renderSummary, summarizeGatewayIndex } from './ledger-summary.js';
 
 function record(ts: string, usage = makeUsage({ inputTokens: 10, outputTokens: 5 })) {
-  return buildGatewayRecord({
-    keyId: 'k1', tags: { run: 'r1', case: 'c1', arm: 'candidate_single', path: '2', n: '4' }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages',
-    baseUrl: 'https://api.example', model: 'm', stream: true, usage, finish: finishReason('stop', 'end_turn'), maxTokens: 100, requestedMaxTokens: 128000,
-    latencyMs: 12, ttfbMs: 3, attempt: 1, status: 200, error: undefined, note: undefined, now: new Date(ts),
-  });
+  return buildGatewayRecord(
+    { keyId: 'k1', tags: { run: 'r1', case: 'c1', arm: 'candidate_single', path: '2', n: '4' }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'https://api.example', model: 'm', stream: true, attempt: 1 },
+    { usage, finish: finishReason('stop', 'end_turn'), maxTokens: 100, requestedMaxTokens: 128000, ttfbMs: 3, status: 200, error: undefined, note: undefined },
+    12,
+    new Date(ts),
+  );
 }
 
 test('records rotate into one file per UTC day; the index and summary read them all', async () => {
@@ -39,10 +40,11 @@ test('records rotate into one file per UTC day; the index and summary read them 
 });
 
 test('a record without tags gets gateway defaults and the session as its case', () => {
-  const entry = buildGatewayRecord({ ...{
-    keyId: 'k', tags: {}, sessionId: 'sess', endpoint: '/v1/responses', protocol: 'openai-responses', baseUrl: 'u', model: 'm', stream: true, usage: undefined,
-    finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: undefined, latencyMs: 1, ttfbMs: undefined, attempt: 1, status: 429,
-    error: 'budget spent', note: undefined, now: new Date('2026-01-01T00:00:00Z'),
-  } });
+  const entry = buildGatewayRecord(
+    { keyId: 'k', tags: {}, sessionId: 'sess', endpoint: '/v1/responses', protocol: 'openai-responses', baseUrl: 'u', model: 'm', stream: true, attempt: 1 },
+    { usage: undefined, finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: undefined, ttfbMs: undefined, status: 429, error: 'budget spent', note: undefined },
+    1,
+    new Date('2026-01-01T00:00:00Z'),
+  );
   expect(entry).toMatchObject({ run_id: 'gateway', case_id: 'sess', arm: 'gateway', n: 1, path: 0, split: 'val', usage_missing: false, total_tokens: undefined });
 });

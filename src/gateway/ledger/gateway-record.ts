@@ -25,7 +25,8 @@ export interface GatewayCallRecord extends CallRecord {
   tags: Record<string, string>;
 }
 
-export interface RecordInput {
+/** What is known about a call when it arrives. */
+export interface RecordBase {
   keyId: string;
   tags: Record<string, string>;
   sessionId: string | undefined;
@@ -34,18 +35,21 @@ export interface RecordInput {
   baseUrl: string;
   model: string;
   stream: boolean;
+  attempt: number;
+}
+
+/** What is known when it ends. */
+export interface RecordOutcome {
   usage: Usage | undefined;
   finish: FinishReason;
   maxTokens: number;
   requestedMaxTokens: number | undefined;
-  latencyMs: number;
   ttfbMs: number | undefined;
-  attempt: number;
   status: number | undefined;
   error: string | undefined;
   note: string | undefined;
-  now: Date;
 }
+
 
 const SPLITS = new Set(['train', 'val', 'test', 'regression']);
 
@@ -54,23 +58,25 @@ function intTag(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
-export function buildGatewayRecord(input: RecordInput): GatewayCallRecord {
-  const { tags, usage } = input;
+/** Two parts, not one merged object: records are built on every call's hot path. */
+export function buildGatewayRecord(base: RecordBase, outcome: RecordOutcome, latencyMs: number, now: Date): GatewayCallRecord {
+  const { tags } = base;
+  const { usage } = outcome;
   const split = tags['split'];
   return {
     schema_version: LEDGER_SCHEMA_VERSION,
     kind: 'call',
     run_id: tags['run'] ?? 'gateway',
-    case_id: tags['case'] ?? input.sessionId ?? '-',
+    case_id: tags['case'] ?? base.sessionId ?? '-',
     arm: tags['arm'] ?? 'gateway',
     n: intTag(tags['n'], 1),
     path: intTag(tags['path'], 0),
     paths: 1,
     epoch: intTag(tags['epoch'], 0),
     split: split !== undefined && SPLITS.has(split) ? (split as CallRecord['split']) : 'val',
-    model: input.model,
-    base_url: input.baseUrl,
-    protocol: input.protocol,
+    model: base.model,
+    base_url: base.baseUrl,
+    protocol: base.protocol,
     prompt_tokens: usage?.inputTokens,
     completion_tokens: usage?.outputTokens,
     total_tokens: usage?.totalTokens,
@@ -79,23 +85,23 @@ export function buildGatewayRecord(input: RecordInput): GatewayCallRecord {
     // A call that was answered but reported no usage is unknown (invariant 2); a failed or
     // refused call has no usage to miss and counts as a failure instead.
     usage_missing: usage !== undefined && usage.totalTokens === undefined,
-    max_tokens: input.maxTokens,
-    finish_reason: input.finish.unified,
-    finish_reason_raw: input.finish.raw,
-    latency_ms: input.latencyMs,
-    attempt: input.attempt,
-    status: input.status,
+    max_tokens: outcome.maxTokens,
+    finish_reason: outcome.finish.unified,
+    finish_reason_raw: outcome.finish.raw,
+    latency_ms: latencyMs,
+    attempt: base.attempt,
+    status: outcome.status,
     role: 'gateway',
-    error: input.error,
+    error: outcome.error,
     retried: false,
-    note: input.note,
-    ts: input.now.toISOString(),
-    key_id: input.keyId,
-    session_id: input.sessionId,
-    endpoint: input.endpoint,
-    stream: input.stream,
-    ttfb_ms: input.ttfbMs,
-    requested_max_tokens: input.requestedMaxTokens,
+    note: outcome.note,
+    ts: now.toISOString(),
+    key_id: base.keyId,
+    session_id: base.sessionId,
+    endpoint: base.endpoint,
+    stream: base.stream,
+    ttfb_ms: outcome.ttfbMs,
+    requested_max_tokens: outcome.requestedMaxTokens,
     tags: { ...tags },
   };
 }

@@ -11,8 +11,8 @@ import { budgetSpentReply, errorReply } from '../error-reply.js';
 import { upstreamRequestHeaders } from '../forward-headers.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { parseTags, type VirtualKey } from '../keys/virtual-key.js';
-import { buildGatewayRecord, type RecordInput } from '../ledger/gateway-record.js';
-import { estimatePromptTokens } from '../prompt-estimate.js';
+import { buildGatewayRecord, type RecordBase, type RecordOutcome } from '../ledger/gateway-record.js';
+import { estimateBodyTokens } from '../prompt-estimate.js';
 import type { Family, GenerationProtocol } from '../routes.js';
 import { observeJsonBody } from '../usage/body-observer.js';
 import { errorMessageOf, parseJsonSafe, type CallObservation } from '../usage/observation.js';
@@ -50,13 +50,13 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     return clientGone.signal;
   };
   const base = recordBase(context, call);
-  const record = (fields: Omit<RecordInput, keyof typeof base | 'latencyMs' | 'now'>): void => {
-    const entry = buildGatewayRecord({ ...base, ...fields, latencyMs: Math.round(performance.now() - call.started), now: new Date() });
+  const record = (outcome: RecordOutcome): void => {
+    const entry = buildGatewayRecord(base, outcome, Math.round(performance.now() - call.started), new Date());
     context.sink.write(entry);
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
   try {
-    const estimate = key.budget === undefined ? 0 : estimatePromptTokens(call.raw.toString('utf8'), context.exactPrompt);
+    const estimate = key.budget === undefined ? 0 : estimateBodyTokens(body, call.raw.toString('utf8'), context.exactPrompt);
     const promptTokens = typeof estimate === 'number' ? estimate : await estimate;
     const admitted = context.budgets.admit({ key, protocol, body, promptTokens, signal: goneSignal });
     const admission = 'ok' in admitted ? admitted : await admitted;
@@ -80,7 +80,7 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
         headers: upstreamRequestHeaders(request.headers, family, context.upstreamAuth, context.upstreamKey, payload.length),
         body: payload,
         target: context.target,
-      agents: context.agents,
+        agents: context.agents,
         timeoutMs: context.upstreamTimeoutMs,
       });
     } catch (error) {
@@ -122,7 +122,7 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
   }
 }
 
-function recordBase(context: GatewayContext, call: ModelCall) {
+function recordBase(context: GatewayContext, call: ModelCall): RecordBase {
   const { request, key, body, protocol } = call;
   let headerTags: Record<string, string> = {};
   try {
