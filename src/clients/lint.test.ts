@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { detectKind, lintText } from './lint.js';
 
+// Fake keys, assembled at run time so no key-shaped literal sits in the repository.
+const FAKE_OPENAI_KEY = ['sk', '0a1b2c3d4e5f60718293a4b5'].join('-');
+const FAKE_ANTHROPIC_KEY = ['sk', 'ant', 'api03', 'abcdefghijklmnop1234'].join('-');
+
 const rules = (file: string, text: string) => lintText(file, text).findings.map((f) => `${f.severity} ${f.rule}`);
 const errors = (file: string, text: string) => lintText(file, text).findings.filter((f) => f.severity === 'error').map((f) => f.rule);
 
@@ -30,8 +34,8 @@ describe('clients lint: each mistake the issue lists', () => {
     { mistake: 'a CC Switch baseUrl ending in /v1', file: 'cc.json', text: JSON.stringify({ provider: 'T', baseUrl: 'https://taotoken.net/api/v1/', apiKey: 'k' }), rule: 'doubled-v1' },
     { mistake: 'a key pasted in clear as the Codex env_key', file: 'config.toml', text: GOOD_CODEX.replace('"TAOTOKEN_API_KEY"', '"sk-live-9f8e7d6c5b4a39281706abcdef"'), rule: 'key-in-clear' },
     { mistake: 'a bearer token in clear instead of env_key', file: 'config.toml', text: `${GOOD_CODEX}experimental_bearer_token = "tt-0a1b2c3d4e5f60718293a4b5c6d7e8f9"\n`, rule: 'key-in-clear' },
-    { mistake: 'a key in clear in Codex http_headers', file: 'config.toml', text: `${GOOD_CODEX}http_headers = { "X-Api-Key" = "sk-0a1b2c3d4e5f60718293a4b5" }\n`, rule: 'key-in-clear' },
-    { mistake: 'a key in clear in another Claude variable', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_AUTH_TOKEN: 'x', ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: sk-ant-api03-abcdefghijklmnop1234' } }), rule: 'key-in-clear' },
+    { mistake: 'a key in clear in Codex http_headers', file: 'config.toml', text: `${GOOD_CODEX}http_headers = { "X-Api-Key" = "${FAKE_OPENAI_KEY}" }\n`, rule: 'key-in-clear' },
+    { mistake: 'a key in clear in another Claude variable', file: 'settings.json', text: JSON.stringify({ env: { ANTHROPIC_BASE_URL: 'https://a.example', ANTHROPIC_AUTH_TOKEN: 'x', ANTHROPIC_CUSTOM_HEADERS: `x-api-key: ${FAKE_ANTHROPIC_KEY}` } }), rule: 'key-in-clear' },
   ])('$mistake → $rule', ({ file, text, rule }) => {
     expect(errors(file, text)).toContain(rule);
   });

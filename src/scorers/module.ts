@@ -8,6 +8,7 @@
  * - `{ passed, value?, explanation? }` → taken as is (value defaults to 1/0).
  * Anything thrown or returned out of shape becomes a Score with `error`, never a crash.
  */
+import { abortable } from '../core/abortable.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -101,24 +102,4 @@ function toScore(result: unknown, where: string): Score {
   const score: Score = { passed, value: value ?? (passed ? 1 : 0) };
   if (explanation !== undefined) score.explanation = explanation;
   return score;
-}
-
-/** User code cannot be cancelled, but the caller can stop waiting for it. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

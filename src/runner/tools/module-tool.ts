@@ -5,6 +5,7 @@
  * come back as failed results; user code cannot be cancelled, so on timeout the loop stops
  * waiting (and aborts `signal` for tools that listen).
  */
+import { abortable } from '../../core/abortable.js';
 import { pathToFileURL } from 'node:url';
 import type { ToolConfig } from '../../config/types.js';
 import type { Tool, ToolInvocation, ToolResult } from './spec.js';
@@ -20,7 +21,7 @@ export function moduleTool(config: ToolConfig, source: { module: string; export:
       const fn = await loaded;
       if (typeof fn === 'string') return { ok: false, error: fn };
       try {
-        const value = await untilAborted(Promise.resolve(fn(invocation.args, { signal: invocation.signal, caseId: invocation.caseId, tool: config.name })), invocation.signal);
+        const value = await abortable(Promise.resolve(fn(invocation.args, { signal: invocation.signal, caseId: invocation.caseId, tool: config.name })), invocation.signal);
         return resultText(value);
       } catch (thrown) {
         if (invocation.signal.aborted) return { ok: false, error: abortMessage(invocation) };
@@ -59,22 +60,4 @@ function resultText(value: unknown): ToolResult {
 export function abortMessage(invocation: ToolInvocation): string {
   const reason: unknown = invocation.signal.reason;
   return reason instanceof Error && reason.name === 'TimeoutError' ? `timed out after ${invocation.timeoutMs} ms` : 'aborted';
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
