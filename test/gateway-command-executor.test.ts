@@ -113,7 +113,7 @@ describe('the command executor', () => {
   test('the agent gets the gateway and its virtual key, never the upstream key', async () => {
     process.env.ISOBUDGET_TEST_UPSTREAM = 'sk-upstream-never-for-agents-0123456789';
     try {
-      const script = "const e = process.env; console.log(JSON.stringify({ keys: Object.keys(e).sort(), base: e.ANTHROPIC_BASE_URL, openai: e.OPENAI_BASE_URL, token: e.ANTHROPIC_AUTH_TOKEN.replace(/-[^-]+$/, '-…'), same: e.OPENAI_API_KEY === e.ANTHROPIC_AUTH_TOKEN, extra: e.EXTRA }))";
+      const script = "const e = process.env; console.log(JSON.stringify({ keys: Object.keys(e).sort(), base: e.ANTHROPIC_BASE_URL, openai: e.OPENAI_BASE_URL, token: e.ANTHROPIC_AUTH_TOKEN.replace(/^(ibk-[0-9a-f]{12})-.*$/, '$1-…'), same: e.OPENAI_API_KEY === e.ANTHROPIC_AUTH_TOKEN, extra: e.EXTRA }))";
       const { paths, experiment } = await runOnce([process.execPath, '-e', script], ', env: { EXTRA: "yes" }', `{ protocol: openai-chat, base_url: "${sim.url}/v1", api_key_env: ISOBUDGET_TEST_UPSTREAM }`, process.env);
       const seen = JSON.parse(paths[0]?.output ?? '{}') as { keys: string[]; base: string; openai: string; token: string; same: boolean; extra: string };
       expect(seen.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
