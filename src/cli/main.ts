@@ -4,6 +4,7 @@
  */
 import { IsobudgetError } from '../core/errors.js';
 import { TOOL_VERSION } from '../version.js';
+import { HelpRequested } from './args.js';
 import { commands } from './commands/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
@@ -26,6 +27,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.stdout.write(`${error.usage}\n`);
+      return EXIT.ok;
+    }
     if (error instanceof IsobudgetError) {
       io.stderr.write(`isobudget ${name}: ${error.format()}\n`);
       return error.code === 'interrupted' ? EXIT.interrupted : EXIT.usage;

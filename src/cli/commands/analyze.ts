@@ -39,12 +39,7 @@ export const analyzeCommand: CommandSpec = {
       markdown: { type: 'boolean' },
       junit: { type: 'string' },
       'no-report': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const gates: Partial<GatesConfig> = {};
     const set = <K extends keyof GatesConfig>(key: K, value: GatesConfig[K] | undefined): void => {
       if (value !== undefined) gates[key] = value;

@@ -18,12 +18,7 @@ export const attributeCommand: CommandSpec = {
       feedback: { type: 'string' },
       'since-days': { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'attribute: missing RUN_DIR', { hint: USAGE });
     const now = new Date();

@@ -33,12 +33,7 @@ export const auditCommand: CommandSpec = {
       html: { type: 'string' },
       json: { type: 'boolean' },
       gate: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     if (positionals.length) throw new IsobudgetError('usage', `audit: unexpected argument '${positionals[0]}'`, { hint: USAGE });
     const until = values.until === undefined ? Date.now() : Date.parse(values.until);
     if (!Number.isFinite(until)) throw new IsobudgetError('usage', `--until must be a date, got '${values.until}'`);

@@ -38,12 +38,7 @@ export const calibrateCommand: CommandSpec = {
       seed: { type: 'string' },
       'all-arms': { type: 'boolean' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate: at most one EXPERIMENT.yaml', { hint: USAGE });
     const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
     const config = file === undefined ? undefined : await loadConfig(file);

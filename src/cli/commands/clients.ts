@@ -34,12 +34,7 @@ export const clientsCommand: CommandSpec = {
       out: { type: 'string' },
       kind: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const [action, ...rest] = positionals;
     if (action === 'lint') return lint(rest, values.kind === undefined ? undefined : kindOf(values.kind), values.json === true, io);
     if (action !== 'write') throw new IsobudgetError('usage', "clients: expected 'write' or 'lint'", { hint: USAGE });

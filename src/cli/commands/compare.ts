@@ -25,12 +25,7 @@ export const compareCommand: CommandSpec = {
     const { values, positionals } = parseCommandArgs('compare', argv, {
       force: { type: 'boolean' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
     const [a, b] = positionals.map((dir) => side(resolve(io.cwd, dir))) as [RunSide, RunSide];
     const datasets = checkDatasets(a.manifest, b.manifest);

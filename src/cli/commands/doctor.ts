@@ -22,12 +22,7 @@ export const doctorCommand: CommandSpec = {
     const { positionals, values } = parseCommandArgs('doctor', argv, {
       out: { type: 'string' },
       variant: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const file = positionals[0];
     if (!file) throw new IsobudgetError('usage', 'doctor: missing EXPERIMENT.yaml', { hint: USAGE });
     const config = await loadConfig(resolve(io.cwd, file));

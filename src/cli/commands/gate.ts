@@ -62,12 +62,8 @@ export const gateCommand: CommandSpec = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gate', argv, {
       'baseline-config': { type: 'string' }, 'auto-confirm': { type: 'boolean' }, 'max-test-uses': { type: 'string' }, 'contamination-min-chars': { type: 'string' },
-      out: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const storePath = values.store ?? DEFAULT_STORE_PATH;
     if (values.list || values.show !== undefined) return showGates(io, storePath, values.show, values.json === true);
     const configArg = positionals[0];

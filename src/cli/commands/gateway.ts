@@ -39,7 +39,6 @@ const OPTIONS = {
   budget: { type: 'string' },
   tag: { type: 'string', multiple: true },
   json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof OPTIONS>>['values'];
@@ -48,10 +47,6 @@ export const gatewayCommand: CommandSpec = {
   summary: 'a local gateway that records every call of Claude Code, Codex or any client and enforces per-key token budgets',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gateway', argv, OPTIONS, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
     const [group, action, ...rest] = positionals;
     if (group === 'keys') return keysCommand(action, rest, values, paths, io);

@@ -16,12 +16,8 @@ const USAGE = 'isobudget ledger index RUN_DIR | isobudget ledger show RUN_DIR';
 export const ledgerCommand: CommandSpec = {
   summary: 'ledger index RUN_DIR (rebuild the SQLite index) | ledger show RUN_DIR (a quick look)',
   async run(argv, io) {
-    const { positionals, values } = parseCommandArgs('ledger', argv, { help: { type: 'boolean', short: 'h' } }, USAGE);
+    const { positionals } = parseCommandArgs('ledger', argv, {}, USAGE);
     const [action, dirArg] = positionals;
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     if (!dirArg || (action !== 'index' && action !== 'show')) throw new IsobudgetError('usage', 'ledger: expected `index RUN_DIR` or `show RUN_DIR`', { hint: USAGE });
     const dir = resolve(io.cwd, dirArg);
     if (action === 'index') {

@@ -23,5 +23,5 @@ export interface MemoryDeps {
 export type MemoryAction = (argv: string[], io: CliIO, context: { deps: MemoryDeps; open: (path: string | undefined) => MemoryStore }) => Promise<number>;
 
 /** Options every action accepts. */
-export const COMMON = { store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
+export const COMMON = { store: { type: 'string' } } as const satisfies Options;
 

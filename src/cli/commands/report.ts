@@ -22,12 +22,7 @@ export const reportCommand: CommandSpec = {
       out: { type: 'string' },
       markdown: { type: 'boolean' },
       junit: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const dir = positionals[0];
     if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });
     const runDir = resolve(io.cwd, dir);

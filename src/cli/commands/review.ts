@@ -42,12 +42,8 @@ export function createReviewCommand(deps: ReviewDeps): CommandSpec {
     async run(argv, io) {
       const { values } = parseCommandArgs('review', argv, {
         decide: { type: 'string', multiple: true }, note: { type: 'string' }, reviewer: { type: 'string' }, list: { type: 'boolean' }, all: { type: 'boolean' },
-        json: { type: 'boolean' }, interactive: { type: 'boolean' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        json: { type: 'boolean' }, interactive: { type: 'boolean' }, store: { type: 'string' },
       }, USAGE);
-      if (values.help) {
-        io.stdout.write(`${USAGE}\n`);
-        return EXIT.ok;
-      }
       const decisions = (values.decide ?? []).map(parseDecide);
       const reviewer = values.reviewer ?? defaultReviewer();
       const store = openMemoryStore(values.store ?? DEFAULT_STORE_PATH, io.cwd);

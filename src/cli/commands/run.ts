@@ -32,12 +32,7 @@ export const runCommand: CommandSpec = {
       junit: { type: 'string' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
     const configArg = positionals[0] ?? manifest?.config_path;

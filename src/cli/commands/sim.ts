@@ -16,12 +16,7 @@ export const simCommand: CommandSpec = {
       seed: { type: 'string' },
       'latency-scale': { type: 'string' },
       'reject-native-n': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "sim: expected 'serve'", { hint: USAGE });
     const host = values.host ?? '127.0.0.1';
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {

@@ -15,12 +15,7 @@ export const validateCommand: CommandSpec = {
     const { positionals, values } = parseCommandArgs('validate', argv, {
       'config-only': { type: 'boolean' },
       'allow-overlap': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     }, USAGE);
-    if (values.help) {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
     const file = positionals[0];
     if (!file) throw new IsobudgetError('usage', 'validate: missing EXPERIMENT.yaml', { hint: USAGE });
     const config = await loadConfig(resolve(io.cwd, file));
