@@ -3,6 +3,7 @@
  * `{type:'error', error:{type,message}}`, OpenAI `{error:{message,type,param,code}}` — so an
  * SDK surfaces our message instead of a parse failure.
  */
+import { anthropicErrorType } from '../core/anthropic-error-type.js';
 import type { Family } from './routes.js';
 
 export interface GatewayReply {
@@ -19,18 +20,6 @@ interface ErrorOptions {
   headers?: Record<string, string>;
 }
 
-function anthropicType(status: number): string {
-  switch (status) {
-    case 400: return 'invalid_request_error';
-    case 401: return 'authentication_error';
-    case 403: return 'permission_error';
-    case 404: return 'not_found_error';
-    case 413: return 'request_too_large';
-    case 429: return 'rate_limit_error';
-    case 529: return 'overloaded_error';
-    default: return status >= 500 ? 'api_error' : 'invalid_request_error';
-  }
-}
 
 function openaiType(status: number): string {
   if (status >= 500) return 'server_error';
@@ -39,7 +28,7 @@ function openaiType(status: number): string {
 
 export function errorReply(family: Family, status: number, message: string, options: ErrorOptions = {}): GatewayReply {
   const body = family === 'anthropic'
-    ? { type: 'error', error: { type: options.type ?? anthropicType(status), message } }
+    ? { type: 'error', error: { type: options.type ?? anthropicErrorType(status), message } }
     : { error: { message, type: options.type ?? openaiType(status), param: null, code: options.code ?? null } };
   return { status, headers: { 'content-type': 'application/json', 'x-isobudget-gateway': 'error', ...options.headers }, body: JSON.stringify(body) };
 }

@@ -2,6 +2,7 @@
  * An HTTP error the sim server answers with, rendered in the calling protocol's own shape:
  * OpenAI `{error:{message,type,param,code}}`, Anthropic `{type:'error', error:{type,message}}`.
  */
+import { anthropicErrorType } from '../../../core/anthropic-error-type.js';
 
 export type WireProtocol = 'openai' | 'anthropic';
 
@@ -25,20 +26,9 @@ function openaiType(status: number): string {
   return 'invalid_request_error';
 }
 
-function anthropicType(status: number): string {
-  switch (status) {
-    case 401: return 'authentication_error';
-    case 403: return 'permission_error';
-    case 404: return 'not_found_error';
-    case 413: return 'request_too_large';
-    case 429: return 'rate_limit_error';
-    case 529: return 'overloaded_error';
-    default: return status >= 500 ? 'api_error' : 'invalid_request_error';
-  }
-}
 
 export function errorBody(protocol: WireProtocol, error: SimHttpError): unknown {
-  if (protocol === 'anthropic') return { type: 'error', error: { type: anthropicType(error.status), message: error.message } };
+  if (protocol === 'anthropic') return { type: 'error', error: { type: anthropicErrorType(error.status), message: error.message } };
   return { error: { message: error.message, type: openaiType(error.status), param: error.param, code: error.code } };
 }
 
