@@ -4,6 +4,7 @@
  */
 import { finishReason as makeFinish, type UnifiedFinishReason } from '../core/finish-reason.js';
 import { ProviderError } from '../core/provider-error.js';
+import { deadline } from '../core/deadline.js';
 import type { CallRecord } from '../ledger/records.js';
 import { LEDGER_SCHEMA_VERSION } from '../ledger/records.js';
 import type { GenerateRequest, GenerateResult } from '../providers/spec.js';
@@ -42,9 +43,9 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     const started = performance.now();
     let outcome: GenerateResult | ProviderError;
     await run.pool.acquire();
-    const deadline = attemptDeadline(run.signal, run.config.provider.timeoutMs);
+    const attemptDeadline = deadline(run.signal, run.config.provider.timeoutMs, 'attempt');
     try {
-      outcome = await run.provider.generate({ ...request, signal: deadline.signal });
+      outcome = await run.provider.generate({ ...request, signal: attemptDeadline.signal });
     } catch (error) {
       outcome = toProviderError(error, run.signal);
       // Our per-attempt timeout reaches the provider as an abort; only Ctrl-C is a real one.
@@ -52,7 +53,7 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
         outcome = new ProviderError('timeout', `attempt timed out after ${run.config.provider.timeoutMs} ms`);
       }
     } finally {
-      deadline.clear();
+      attemptDeadline.clear();
       run.pool.release();
     }
     const latencyMs = Math.round(performance.now() - started);
@@ -77,30 +78,6 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     }
     await sleep(backoffDelay(run.config.retries, attempt, run.random(), error.retryAfterMs), run.signal).catch(() => undefined);
   }
-}
-
-/**
- * The attempt's signal: the run's abort or the per-attempt deadline, whichever comes first.
- * One controller and one timer, cleared when the attempt settles — `AbortSignal.any` +
- * `AbortSignal.timeout` cost ~25 µs per attempt in Node 20 (weak-ref bookkeeping, a timer
- * that outlives the call) and kept every attempt's timer alive for `timeoutMs`.
- */
-function attemptDeadline(runSignal: AbortSignal, timeoutMs: number): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  if (runSignal.aborted) {
-    controller.abort(runSignal.reason);
-    return { signal: controller.signal, clear: () => undefined };
-  }
-  const onAbort = (): void => controller.abort(runSignal.reason);
-  runSignal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException(`attempt timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  return {
-    signal: controller.signal,
-    clear: () => {
-      clearTimeout(timer);
-      runSignal.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 function toProviderError(error: unknown, runSignal: AbortSignal): ProviderError {

@@ -4,6 +4,7 @@
  * that are not a JSON object, a throw, a hang past the time limit — becomes an error result
  * the model sees and an error step the attribution counts; none of them stops the run.
  */
+import { deadline } from '../../core/deadline.js';
 import type { ChatMessage, ToolCall } from '../../core/messages.js';
 import type { ToolStep } from '../../ledger/records.js';
 import { argsHash } from './args-hash.js';
@@ -43,12 +44,14 @@ async function execute(call: ToolCall, context: ToolCallContext): Promise<ToolRe
   if (tool === undefined) return { ok: false, error: `unknown tool '${call.name}' (tools: ${[...context.tools.keys()].join(', ')})` };
   const args = parseArgs(call.arguments);
   if (typeof args === 'string') return { ok: false, error: args };
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(context.timeoutMs)]);
+  const limit = deadline(context.signal, context.timeoutMs, 'tool call');
   try {
-    return await tool.run({ args, signal, timeoutMs: context.timeoutMs, caseId: context.caseId });
+    return await tool.run({ args, signal: limit.signal, timeoutMs: context.timeoutMs, caseId: context.caseId });
   } catch (thrown) {
     // Tools return failures as values; a throw here is a bug in a tool wrapper, kept as data too.
     return { ok: false, error: thrown instanceof Error ? thrown.message : String(thrown) };
+  } finally {
+    limit.clear();
   }
 }
 
