@@ -1,21 +1,22 @@
 /**
- * Token counting with a real BPE tokenizer (o200k_base via gpt-tokenizer). The simulator
+ * Token counting with a real BPE tokenizer (OpenAI's o200k_base, see ./bpe/). The simulator
  * bills with it, and the budget policy estimates prompt overhead with the same rule, so on
  * the simulator the estimate is exact and the budget invariant is provable.
  */
-import { encode, decode, countTokens as bpeCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { o200k } from './bpe/o200k.js';
 import type { ChatMessage } from './messages.js';
 
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : bpeCount(text);
+  return text.length === 0 ? 0 : o200k().count(text);
 }
 
 /** Cuts text to at most `maxTokens` tokens. */
 export function truncateToTokens(text: string, maxTokens: number): { text: string; tokens: number; truncated: boolean } {
   if (maxTokens <= 0) return { text: '', tokens: 0, truncated: text.length > 0 };
-  const ids = encode(text);
+  const encoder = o200k();
+  const ids = encoder.encode(text);
   if (ids.length <= maxTokens) return { text, tokens: ids.length, truncated: false };
-  return { text: decode(ids.slice(0, maxTokens)), tokens: maxTokens, truncated: true };
+  return { text: encoder.decode(ids.slice(0, maxTokens)), tokens: maxTokens, truncated: true };
 }
 
 /**

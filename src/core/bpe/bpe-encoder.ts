@@ -1,0 +1,163 @@
+/**
+ * Byte-level BPE over a TokenTable — the algorithm of OpenAI's tiktoken (`_byte_pair_merge` in
+ * tiktoken/src/lib.rs): split text with the encoding's regex, look each piece up whole, else
+ * merge its bytes pair by pair, lowest rank first (leftmost on ties). Same ranks and regex give
+ * the same token ids as tiktoken; src/core/bpe/bpe-encoder.test.ts checks that against
+ * tiktoken's published test plans and against gpt-tokenizer on real datasets.
+ *
+ * Special-token strings such as `<|endoftext|>` are plain text here, as chat APIs treat them
+ * in message content (gpt-tokenizer's default would throw on them).
+ */
+import { RankIndex } from './rank-index.js';
+import type { TokenTable } from './token-table.js';
+
+export interface BpeEncoder {
+  encode(text: string): number[];
+  count(text: string): number;
+  /** Text of the ids; a multi-byte character cut by the last id is left out, not mangled. */
+  decode(ids: readonly number[]): string;
+}
+
+const NO_RANK = 0x7fffffff;
+/** Multi-token pieces remembered (piece → ids); cleared when full, which is rare and cheap. */
+const CACHE_LIMIT = 8192;
+
+export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
+  const index = new RankIndex(table);
+  const pattern = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`);
+  const cache = new Map<string, number[]>();
+  const textEncoder = new TextEncoder();
+  // ignoreBOM: a leading U+FEFF is content (token 5574 in o200k), not a marker to drop.
+  const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let scratch = new Uint8Array(256);
+  let starts = new Int32Array(257);
+  let ranks = new Int32Array(257);
+
+  /** Writes the piece's UTF-8 into `scratch`; returns its length. */
+  function bytesOf(piece: string): number {
+    if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
+    for (let i = 0; i < piece.length; i += 1) {
+      const code = piece.charCodeAt(i);
+      if (code >= 0x80) return textEncoder.encodeInto(piece, scratch).written;
+      scratch[i] = code;
+    }
+    return piece.length;
+  }
+
+  /** tiktoken's merge loop over scratch[0..length): the ids of the piece, pushed to `out`. */
+  function merge(length: number, out: number[]): void {
+    if (starts.length < length + 1) {
+      starts = new Int32Array(length + 1);
+      ranks = new Int32Array(length + 1);
+    }
+    let parts = length + 1;
+    for (let i = 0; i < parts; i += 1) {
+      starts[i] = i;
+      ranks[i] = i + 2 <= length ? rankOr(index.get(scratch, i, i + 2)) : NO_RANK;
+    }
+    for (;;) {
+      let min = NO_RANK;
+      let at = -1;
+      for (let i = 0; i < parts - 1; i += 1) {
+        const rank = ranks[i] as number;
+        if (rank < min) {
+          min = rank;
+          at = i;
+        }
+      }
+      if (at < 0) break;
+      // Ranks of the pairs around the merge, computed as if part at+1 were already gone.
+      if (at > 0) ranks[at - 1] = pairRank(at - 1, parts);
+      ranks[at] = pairRank(at, parts);
+      starts.copyWithin(at + 1, at + 2, parts);
+      ranks.copyWithin(at + 1, at + 2, parts);
+      parts -= 1;
+    }
+    for (let i = 0; i < parts - 1; i += 1) out.push(index.get(scratch, starts[i] as number, starts[i + 1] as number));
+  }
+
+  function pairRank(i: number, parts: number): number {
+    return i + 3 < parts ? rankOr(index.get(scratch, starts[i] as number, starts[i + 3] as number)) : NO_RANK;
+  }
+
+  function encodePiece(piece: string, out: number[]): void {
+    const length = bytesOf(piece);
+    const whole = index.get(scratch, 0, length);
+    if (whole >= 0) {
+      out.push(whole);
+      return;
+    }
+    const cached = cache.get(piece);
+    if (cached !== undefined) {
+      for (const id of cached) out.push(id);
+      return;
+    }
+    const ids: number[] = [];
+    merge(length, ids);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(piece, ids);
+    for (const id of ids) out.push(id);
+  }
+
+  function countPiece(piece: string): number {
+    const length = bytesOf(piece);
+    if (index.get(scratch, 0, length) >= 0) return 1;
+    const cached = cache.get(piece);
+    if (cached !== undefined) return cached.length;
+    const ids: number[] = [];
+    merge(length, ids);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(piece, ids);
+    return ids.length;
+  }
+
+  return {
+    encode(text) {
+      const out: number[] = [];
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) encodePiece(match[0], out);
+      return out;
+    },
+    count(text) {
+      let total = 0;
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) total += countPiece(match[0]);
+      return total;
+    },
+    decode(ids) {
+      let size = 0;
+      for (const id of ids) size += tokenLength(table, id);
+      const out = new Uint8Array(size);
+      let at = 0;
+      for (const id of ids) {
+        const start = table.offsets[id] as number;
+        const end = table.offsets[id + 1] as number;
+        out.set(table.bytes.subarray(start, end), at);
+        at += end - start;
+      }
+      return textDecoder.decode(out.subarray(0, completeUtf8Length(out)));
+    },
+  };
+}
+
+function rankOr(rank: number): number {
+  return rank < 0 ? NO_RANK : rank;
+}
+
+function tokenLength(table: TokenTable, id: number): number {
+  if (!Number.isInteger(id) || id < 0 || id >= table.count) throw new Error(`token id ${id} is not in the vocabulary (0..${table.count - 1})`);
+  return (table.offsets[id + 1] as number) - (table.offsets[id] as number);
+}
+
+/** Length of `bytes` without a trailing, incomplete UTF-8 sequence. */
+function completeUtf8Length(bytes: Uint8Array): number {
+  const end = bytes.length;
+  // A sequence is at most 4 bytes: look back for its lead byte.
+  for (let back = 1; back <= Math.min(4, end); back += 1) {
+    const byte = bytes[end - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? end - back : end;
+  }
+  return end;
+}
