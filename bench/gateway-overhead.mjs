@@ -49,6 +49,10 @@ const { values } = parseArgs({
     streams: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '3' },
     'stream-latency-scale': { type: 'string', default: '1' },
+    /** Comma-separated subset of sequential,nonStreaming,streaming (profiling one phase). */
+    phases: { type: 'string', default: 'sequential,nonStreaming,streaming' },
+    /** Extra node flags for the gateway processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/gw". */
+    'gateway-node-args': { type: 'string', default: '' },
     quiet: { type: 'boolean', default: false },
   },
 });
@@ -56,6 +60,8 @@ const SECONDS = Number(values.seconds);
 const RATE = Number(values.rate);
 const STREAMS = Number(values.streams);
 const ROUNDS = Number(values.rounds);
+const PHASES = new Set(values.phases.split(',').map((p) => p.trim()));
+const GATEWAY_NODE_ARGS = values['gateway-node-args'].split(' ').filter((a) => a !== '');
 const log = (line) => {
   if (!values.quiet) process.stderr.write(`${line}\n`);
 };
@@ -99,7 +105,7 @@ const key = minted.stdout.trim();
 async function startPair(latencyScale) {
   const sim = fork(join(here, 'sim-server.mjs'), ['--latency-scale', String(latencyScale)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const { url: simUrl } = await firstJsonLine(sim);
-  const gateway = spawn(process.execPath, [BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const gateway = spawn(process.execPath, [...GATEWAY_NODE_ARGS, BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const gatewayUrl = await listening(gateway);
   const naive = spawn(process.execPath, [join(here, 'gateway-naive-proxy.mjs'), simUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
   const { url: naiveUrl } = await firstJsonLine(naive);
@@ -251,9 +257,9 @@ async function phase(name, side, pair, run) {
 let round = 0;
 for (; round < ROUNDS; round += 1) {
   // Each phase runs the three sides back to back, so drift in the machine's load hits them alike.
-  for (const side of SIDES) await phase('sequential', side, instant, (url) => sequential(url, Math.round(SECONDS * 300)));
-  for (const side of SIDES) await phase('nonStreaming', side, instant, (url) => openLoop(url, SECONDS));
-  for (const side of SIDES) await phase('streaming', side, slow, (url) => closedLoopStreams(url, SECONDS));
+  if (PHASES.has('sequential')) for (const side of SIDES) await phase('sequential', side, instant, (url) => sequential(url, Math.round(SECONDS * 300)));
+  if (PHASES.has('nonStreaming')) for (const side of SIDES) await phase('nonStreaming', side, instant, (url) => openLoop(url, SECONDS));
+  if (PHASES.has('streaming')) for (const side of SIDES) await phase('streaming', side, slow, (url) => closedLoopStreams(url, SECONDS));
 }
 const loadAfter = loadavg()[0];
 
@@ -328,7 +334,7 @@ const report = {
   pass: checks.nonStreamingAddedP50 && checks.nonStreamingAddedP99 && checks.streamTtfbP50Within1ms && checks.streamTtfbP99Within1ms && checks.noErrors,
 };
 mkdirSync(join(here, 'out'), { recursive: true });
-writeFileSync(join(here, 'out', 'gateway-overhead.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(here, 'out', PHASES.size < 3 ? 'gateway-overhead-partial.json' : 'gateway-overhead.json'), `${JSON.stringify(report, null, 2)}\n`);
 
 const fmt = (x) => x.toFixed(2).padStart(8);
 const row = (label, f) => `${label.padEnd(30)} direct ${fmt(f.direct.p50)} ${fmt(f.direct.p99)} | naive proxy ${fmt(f.naive.p50)} ${fmt(f.naive.p99)} | gateway ${fmt(f.gateway.p50)} ${fmt(f.gateway.p99)} | added by gateway ${fmt(f.addedByGateway.p50)} ${fmt(f.addedByGateway.p99)} | gateway CPU ${String(f.cpuUsPerRequest.gateway).padStart(4)} µs (naive ${f.cpuUsPerRequest.naiveProxy})`;

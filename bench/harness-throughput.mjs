@@ -156,7 +156,8 @@ function writeExperiment(cases) {
 
 // ---------------------------------------------------------------- sim server child
 function startServerChild() {
-  const child = fork(join(here, 'sim-server.mjs'), ['--seed', '7'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  // execArgv: [] — flags given to the harness (--trace-gc, heap limits) are not the server's.
+  const child = fork(join(here, 'sim-server.mjs'), ['--seed', '7'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: [] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onData = (data) => {
@@ -234,6 +235,11 @@ const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
 const rssAtStartMB = mb(process.resourceUsage().maxRSS);
 const distDir = values.dist === undefined ? join(here, '..', 'dist') : resolve(values.dist);
 const { runExperiment } = await import(pathToFileURL(join(distDir, 'runner', 'run-experiment.js')).href);
+// The harness as `isobudget run` runs it: the CLI's heap policy (src/cli/heap-policy.ts, a
+// V8 setting the CLI applies to its own process) and results streamed to the ledger only.
+// ISOBUDGET_HEAP_GROWING_PERCENT=0 measures V8's default policy instead.
+const { applyRunHeapPolicy } = await import(pathToFileURL(join(distDir, 'cli', 'heap-policy.js')).href);
+const heapGrowingPercent = applyRunHeapPolicy(process.env);
 const { cases, sources, generated } = buildCases(caseCount);
 const { child, url: serverUrl } = await startServerChild();
 const experiment = writeExperiment(cases);
@@ -254,7 +260,7 @@ try {
   }, 250);
   sampler.unref();
   const t0 = performance.now();
-  const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {}, concurrency });
+  const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {}, concurrency, keepResults: false });
   const wallS = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   const cpu = process.cpuUsage(cpu0);
@@ -264,6 +270,7 @@ try {
   if (typeof globalThis.gc === 'function') globalThis.gc();
   const liveHeapAfterRunMB = typeof globalThis.gc === 'function' ? round(process.memoryUsage().heapUsed / 1048576, 1) : undefined;
   const resultsInMemory = run.results.length;
+  const unitsCommitted = run.unitsCommitted;
 
   const stats = await serverStats(child);
   const ledger = await checkLedger(run.runDir);
@@ -274,7 +281,7 @@ try {
     requestsMatch: httpRequests === ledger.calls.records && stats.server.requests === httpRequests,
     noMissingUsage: stats.billing.repliesMissingUsage === 0 && ledger.calls.missingUsage === 0 && ledger.results.unknownTokens === 0,
     budgetHolds: ledger.unitsOverB === 0 && ledger.results.overBudget === 0,
-    complete: run.manifest.status === 'complete' && ledger.results.records === run.manifest.units_planned && ledger.interruptedCalls === 0,
+    complete: run.manifest.status === 'complete' && ledger.results.records === run.manifest.units_planned && run.unitsCommitted === run.manifest.units_planned && ledger.interruptedCalls === 0,
   };
   const mismatches = Object.values(checks).filter((ok) => !ok).length;
   const pathsServed = ledger.calls.httpPaths;
@@ -311,6 +318,8 @@ try {
     liveHeapAfterRunMB,
     memoryDuringRun: memory,
     resultsHeldInMemory: resultsInMemory,
+    unitsCommitted,
+    heapGrowingPercent,
     harnessCpuS: round((cpu.user + cpu.system) / 1e6, 2),
     harnessUserCpuS: round(cpu.user / 1e6, 2),
     harnessSysCpuS: round(cpu.system / 1e6, 2),

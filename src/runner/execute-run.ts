@@ -42,13 +42,22 @@ export interface ExecuteRunOptions {
   random?: () => number;
   /** Called once the run directory and manifest exist, before the first call. */
   onStart?: (manifest: Manifest) => void;
+  /**
+   * Keep every result record in memory and return it (default true, handy for library use).
+   * The CLI passes false: results are in results.jsonl anyway, and a 1,000-case run's
+   * records (~20 MB of objects) would otherwise stay live for the whole run.
+   */
+  keepResults?: boolean;
 }
 
 export interface ExecuteRunResult {
   runId: string;
   runDir: string;
   manifest: Manifest;
+  /** Every committed result (earlier ones too, on resume); empty with `keepResults: false`. */
   results: ResultRecord[];
+  /** Units committed to the ledger, this session and before it. */
+  unitsCommitted: number;
   interrupted: boolean;
 }
 
@@ -56,7 +65,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   const { inputs, provider } = options;
   const { config } = inputs;
   const units = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs });
-  const { paths, manifest, done, results } = openRunDir(options, units);
+  const opened = openRunDir(options, units);
+  const { paths, manifest, done } = opened;
+  const keepResults = options.keepResults !== false;
+  const results = keepResults ? opened.results : [];
+  let unitsCommitted = done.size;
   options.onStart?.(manifest);
   const redact = makeRedactor(options.secrets ?? []);
   const writer = new LedgerWriter(paths, redact);
@@ -103,7 +116,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
           return;
         }
         writer.commitUnit(outcome.context.calls, outcome.result);
-        results.push(outcome.result);
+        if (keepResults) results.push(outcome.result);
+        unitsCommitted += 1;
         progress.unitDone();
       } catch (error) {
         if (!abort.signal.aborted) throw error;
@@ -127,7 +141,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   manifest.status = interrupted ? 'interrupted' : 'complete';
   manifest.updated_at = new Date().toISOString();
   writeJsonAtomic(paths.manifest, manifest);
-  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, interrupted };
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted };
 }
 
 function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[] } {

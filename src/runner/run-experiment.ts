@@ -30,6 +30,8 @@ export interface RunExperimentOptions {
   simLatencyScale?: number;
   /** Called once the run directory and manifest exist, before the first call. */
   onStart?: (manifest: Manifest) => void;
+  /** See ExecuteRunOptions.keepResults (default true). */
+  keepResults?: boolean;
 }
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
@@ -52,6 +54,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.progress === undefined ? {} : { progress: options.progress }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
+    ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
     secrets: apiKey ? [apiKey] : [],
   });
 }

@@ -7,6 +7,7 @@ import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
+import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
@@ -40,11 +41,14 @@ export const runCommand: CommandSpec = {
     const quiet = values.quiet === true || values.json === true;
     const concurrency = intOption('concurrency', values.concurrency);
     const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    applyRunHeapPolicy(io.env);
     const result = await runExperiment({
       configPath: resolve(io.cwd, configArg),
       outDir: resolve(io.cwd, values.out ?? 'runs'),
       env: io.env,
       signal: io.signal,
+      // finishRun reads results.jsonl; holding them too would only grow the heap.
+      keepResults: false,
       ...(values.split === undefined ? {} : { split: parseSplit(values.split) }),
       ...(resumeDir ? { resumeDir } : {}),
       ...(manifest ? { resumeManifest: manifest } : {}),
@@ -60,7 +64,7 @@ export const runCommand: CommandSpec = {
       },
     });
     if (result.interrupted) {
-      io.stderr.write(`run interrupted: ${result.results.length} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
+      io.stderr.write(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
       return EXIT.interrupted;
     }
     return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });
