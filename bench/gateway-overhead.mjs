@@ -16,7 +16,7 @@
  *    alternating): request i is due at t0 + i/rate and its latency is measured from when it
  *    was due, so queueing inside the gateway counts (no coordinated omission).
  * 2. Streaming, closed loop with --streams concurrent SSE streams (Anthropic messages,
- *    stream: true, a thorough answer; the sim sends the first event after half its simulated
+ *    stream: true, a thorough answer to one of 97 different questions; the sim sends the first event after half its simulated
  *    latency and the rest after the other half): time to first byte and to the end.
  * 3. Sequential (one request at a time): the added latency of one hop with no queueing —
  *    the figure that stays meaningful when the machine cannot sustain --rate at all.
@@ -51,7 +51,10 @@ const { values } = parseArgs({
     'stream-latency-scale': { type: 'string', default: '1' },
     /** Comma-separated subset of sequential,nonStreaming,streaming (profiling one phase). */
     phases: { type: 'string', default: 'sequential,nonStreaming,streaming' },
-    /** Extra node flags for the gateway processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/gw". */
+    pin: { type: 'boolean', default: false },
+    /** Unmeasured load on each side right before its measured phase. */
+    'warmup-seconds': { type: 'string', default: '1' },
+    /** Extra node flags for the proxy processes (gateways and naive proxies), e.g. "--cpu-prof --cpu-prof-dir=/tmp/gw". */
     'gateway-node-args': { type: 'string', default: '' },
     quiet: { type: 'boolean', default: false },
   },
@@ -60,8 +63,19 @@ const SECONDS = Number(values.seconds);
 const RATE = Number(values.rate);
 const STREAMS = Number(values.streams);
 const ROUNDS = Number(values.rounds);
+const WARMUP_SECONDS = Number(values['warmup-seconds']);
 const PHASES = new Set(values.phases.split(',').map((p) => p.trim()));
 const GATEWAY_NODE_ARGS = values['gateway-node-args'].split(' ').filter((a) => a !== '');
+// --pin: the load generator and the simulators share CPU 0, the proxy under test gets CPU 1 —
+// as in use, where the client and the gateway share a laptop and the model runs elsewhere.
+// Unpinned, on 2 cores, every µs the proxy spends is also taken from the simulator and the
+// load generator, and the OS scheduler's queueing shows up in the tails of all three.
+const PIN = values.pin;
+const PROXY_CPU = 1;
+if (PIN) {
+  const pinned = spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { encoding: 'utf8' });
+  if (pinned.status !== 0) throw new Error(`--pin needs taskset and 2 CPUs: ${pinned.stderr}`);
+}
 const log = (line) => {
   if (!values.quiet) process.stderr.write(`${line}\n`);
 };
@@ -102,12 +116,17 @@ const dataDir = mkdtempSync(join(tmpdir(), 'isobudget-bench-gw-'));
 const minted = spawnSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', '1000000000000', '--tag', 'run=bench', '--data-dir', dataDir], { encoding: 'utf8' });
 if (minted.status !== 0) throw new Error(`keys create failed: ${minted.stderr}`);
 const key = minted.stdout.trim();
+/** A proxy process (gateway or naive), on its own CPU with --pin. */
+function spawnProxy(args) {
+  const [command, argv] = PIN ? ['taskset', ['-c', String(PROXY_CPU), process.execPath, ...args]] : [process.execPath, args];
+  return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+}
 async function startPair(latencyScale) {
   const sim = fork(join(here, 'sim-server.mjs'), ['--latency-scale', String(latencyScale)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const { url: simUrl } = await firstJsonLine(sim);
-  const gateway = spawn(process.execPath, [...GATEWAY_NODE_ARGS, BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const gateway = spawnProxy([...GATEWAY_NODE_ARGS, BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet']);
   const gatewayUrl = await listening(gateway);
-  const naive = spawn(process.execPath, [join(here, 'gateway-naive-proxy.mjs'), simUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const naive = spawnProxy([...GATEWAY_NODE_ARGS, join(here, 'gateway-naive-proxy.mjs'), simUrl]);
   const { url: naiveUrl } = await firstJsonLine(naive);
   return { sim, simUrl, gateway, gatewayUrl, naive, naiveUrl };
 }
@@ -123,7 +142,11 @@ const BODIES = [
   { path: '/v1/chat/completions', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 12 + 30?' }] }) },
   { path: '/v1/messages', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 7 + 5?' }] }) },
 ];
-const STREAM_BODY = JSON.stringify({ model: 'sim-small', max_tokens: 256, stream: true, system: 'Explain thoroughly, step by step.', messages: [{ role: 'user', content: 'What is 17 + 25?' }] });
+// Different questions, as 200 real sessions would send. The simulator's latency is a function
+// of the prompt, so 200 copies of one prompt would move in lockstep — 200 requests arriving in
+// the same millisecond every 400 ms, a burst no real set of agents produces, which measures
+// how long a queue of 200 takes to drain rather than what one more hop costs.
+const STREAM_BODIES = Array.from({ length: 97 }, (_, i) => JSON.stringify({ model: 'sim-small', max_tokens: 256, stream: true, system: 'Explain thoroughly, step by step.', messages: [{ role: 'user', content: `What is ${17 + i} + ${25 + 3 * i}?` }] }));
 
 /** CPU time (ms) a process has used, from /proc (Linux); NaN elsewhere. */
 function cpuMs(pid) {
@@ -197,11 +220,11 @@ async function closedLoopStreams(base, seconds) {
   const ttfb = [];
   const total = [];
   let errors = 0;
-  await Promise.all(Array.from({ length: STREAMS }, async () => {
-    while (performance.now() < until) {
+  await Promise.all(Array.from({ length: STREAMS }, async (_, stream) => {
+    for (let turn = 0; performance.now() < until; turn += 1) {
       const since = performance.now();
       try {
-        const r = await send(base, '/v1/messages', STREAM_BODY, since);
+        const r = await send(base, '/v1/messages', STREAM_BODIES[(stream + turn * 31) % STREAM_BODIES.length], since);
         ttfb.push(r.ttfb);
         total.push(r.total);
       } catch {
@@ -220,6 +243,7 @@ const quantile = (xs, q) => {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
 };
 const summary = (xs) => ({ n: xs.length, p50: +quantile(xs, 0.5).toFixed(3), p90: +quantile(xs, 0.9).toFixed(3), p99: +quantile(xs, 0.99).toFixed(3) });
+const spread = (rounds) => ({ p50: +(Math.max(...rounds.map((r) => r.p50)) - Math.min(...rounds.map((r) => r.p50))).toFixed(3), p99: +(Math.max(...rounds.map((r) => r.p99)) - Math.min(...rounds.map((r) => r.p99))).toFixed(3) });
 const added = (side, base) => ({ p50: +(side.p50 - base.p50).toFixed(3), p99: +(side.p99 - base.p99).toFixed(3) });
 
 const SIDES = ['direct', 'naive', 'gateway'];
@@ -233,11 +257,14 @@ for (const side of SIDES) {
 }
 
 const loadBefore = loadavg()[0];
-const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0 }]));
+const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0, perRound: [] }]));
 const results = { sequential: fresh(), nonStreaming: fresh(), streaming: fresh() };
 
 /** Runs one phase on one side, pooling samples and the CPU the simulator and the proxy used. */
-async function phase(name, side, pair, run) {
+async function phase(name, side, pair, run, warm) {
+  // Unmeasured first: the servers close idle keep-alive sockets after 5 s, and reopening 200
+  // connections at once through two hops is a cold start, not the per-request cost measured.
+  if (WARMUP_SECONDS > 0) await warm(urlOf(pair, side));
   const proxyPid = pidOf(pair, side);
   const sim0 = cpuMs(pair.sim.pid);
   const proxy0 = proxyPid === undefined ? 0 : cpuMs(proxyPid);
@@ -246,6 +273,8 @@ async function phase(name, side, pair, run) {
   const latencies = r.latencies ?? r.total;
   into.latencies.push(...latencies);
   if (r.ttfb) into.ttfb.push(...r.ttfb);
+  const measured = r.ttfb ?? latencies;
+  into.perRound.push({ p50: +quantile(measured, 0.5).toFixed(3), p99: +quantile(measured, 0.99).toFixed(3) });
   if (r.achievedRate) into.rates.push(Math.round(r.achievedRate));
   into.errors += r.errors;
   into.requests += latencies.length;
@@ -257,9 +286,9 @@ async function phase(name, side, pair, run) {
 let round = 0;
 for (; round < ROUNDS; round += 1) {
   // Each phase runs the three sides back to back, so drift in the machine's load hits them alike.
-  if (PHASES.has('sequential')) for (const side of SIDES) await phase('sequential', side, instant, (url) => sequential(url, Math.round(SECONDS * 300)));
-  if (PHASES.has('nonStreaming')) for (const side of SIDES) await phase('nonStreaming', side, instant, (url) => openLoop(url, SECONDS));
-  if (PHASES.has('streaming')) for (const side of SIDES) await phase('streaming', side, slow, (url) => closedLoopStreams(url, SECONDS));
+  if (PHASES.has('sequential')) for (const side of SIDES) await phase('sequential', side, instant, (url) => sequential(url, Math.round(SECONDS * 300)), (url) => sequential(url, Math.round(WARMUP_SECONDS * 300)));
+  if (PHASES.has('nonStreaming')) for (const side of SIDES) await phase('nonStreaming', side, instant, (url) => openLoop(url, SECONDS), (url) => openLoop(url, WARMUP_SECONDS));
+  if (PHASES.has('streaming')) for (const side of SIDES) await phase('streaming', side, slow, (url) => closedLoopStreams(url, SECONDS), (url) => closedLoopStreams(url, WARMUP_SECONDS));
 }
 const loadAfter = loadavg()[0];
 
@@ -304,6 +333,10 @@ for (const [name, sides] of Object.entries(results)) {
       gateway: Math.round((sides.gateway.proxyMs * 1000) / Math.max(1, sides.gateway.requests)),
     },
     errors: Object.fromEntries(SIDES.map((side) => [side, sides[side].errors])),
+    perRound: Object.fromEntries(SIDES.map((side) => [side, sides[side].perRound])),
+    // The resolution of these figures: how far the same side (no proxy at all) moves between
+    // rounds. An added latency inside this band cannot be told from the machine's own noise.
+    directRoundToRound: spread(sides.direct.perRound),
   };
 }
 const { sequential: seq, nonStreaming: ns, streaming: st } = figures;
@@ -323,7 +356,7 @@ const report = {
   load: { before: +loadBefore.toFixed(2), after: +loadAfter.toFixed(2) },
   // The shape bench/run-all.mjs summarises other benchmarks by.
   cli: { wallSeconds: Math.round((performance.now() - benchStarted) / 100) / 10, peakRssMB: gatewayPeakRssMB },
-  settings: { seconds: SECONDS, rate: RATE, streams: STREAMS, rounds: ROUNDS, streamLatencyScale: Number(values['stream-latency-scale']) },
+  settings: { seconds: SECONDS, rate: RATE, streams: STREAMS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS, pinned: PIN, streamLatencyScale: Number(values['stream-latency-scale']) },
   sequential: seq,
   nonStreaming: ns,
   streaming: st,
@@ -343,6 +376,7 @@ process.stdout.write(`${row(`sequential (${seq.gateway.n} req/side)`, seq)}\n`);
 process.stdout.write(`${row(`open loop ${RATE}/s (${ns.gateway.n} req/side)`, ns)}\n`);
 process.stdout.write(`${row(`${STREAMS} streams, TTFB (${st.gateway.n})`, st)}\n`);
 process.stdout.write(`  streams, total time: direct ${fmt(st.total.direct.p50)} ${fmt(st.total.direct.p99)} | gateway ${fmt(st.total.gateway.p50)} ${fmt(st.total.gateway.p99)}\n`);
+process.stdout.write(`  round-to-round spread of the direct side (the resolution): sequential ${fmt(seq.directRoundToRound.p50)} ${fmt(seq.directRoundToRound.p99)} | open loop ${fmt(ns.directRoundToRound.p50)} ${fmt(ns.directRoundToRound.p99)} | stream TTFB ${fmt(st.directRoundToRound.p50)} ${fmt(st.directRoundToRound.p99)}\n`);
 if (!checks.machineKeptTheRate) process.stdout.write(`note: the simulator alone reached only ${ns.achievedRates.direct.join('/')} of ${RATE} requests/s here: the open-loop figures measure this machine's backlog\n`);
 if (firstError) process.stdout.write(`first error: ${firstError}\n`);
 process.stdout.write(`targets: added p50 ≤ 1 ms ${checks.nonStreamingAddedP50 ? 'met' : 'MISSED'}, added p99 ≤ 5 ms ${checks.nonStreamingAddedP99 ? 'met' : 'MISSED'}, stream TTFB within 1 ms: p50 ${checks.streamTtfbP50Within1ms ? 'met' : 'MISSED'}, p99 ${checks.streamTtfbP99Within1ms ? 'met' : 'MISSED'}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);

@@ -25,7 +25,8 @@ export function applyRunHeapPolicy(env: NodeJS.ProcessEnv): number {
       throw new IsobudgetError('usage', `${ENV} must be an integer from 0 to 1000, got '${raw}'`, { hint: `unset it for the default (${DEFAULT_HEAP_GROWING_PERCENT}), or set 0 to keep V8's own heap growing` });
     }
   }
-  // V8 reads the flag at every major GC, so setting it at run time takes effect.
-  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
+  // V8 reads the flag at every major GC, so setting it at run time takes effect; 0 is V8's
+  // "no fixed factor", so setting 0 also restores its own policy.
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
   return percent;
 }

@@ -76,8 +76,10 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
         else chunks.push(chunk);
         return;
       }
+      // The client first, the bookkeeping after: parsing the chunk's usage must not delay it.
+      const flowing = client.write(scrub.chunk(chunk));
       observe(chunk);
-      if (!client.write(scrub.chunk(chunk))) response.pause();
+      if (!flowing) response.pause();
     });
     client.on('drain', () => response.resume());
     response.on('end', () => end({ completed: true, cut: undefined }));
