@@ -62,6 +62,8 @@ const { values } = parseArgs({
     name: { type: 'string' },
     keep: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    /** `library`: runExperiment in this process; `cli`: `isobudget run` as a child, analysis and report included. */
+    via: { type: 'string', default: 'library' },
     /** Measure another build of the library (e.g. a proposed change compiled elsewhere). */
     dist: { type: 'string' },
   },
@@ -73,7 +75,9 @@ const paths = Number(values.paths);
 const concurrency = Number(values.concurrency);
 const budget = Number(values.budget);
 const perCaseMaxTokens = Number(values['per-case-max-tokens']);
-const name = values.name ?? `harness-throughput-${mode}`;
+const via = values.via;
+if (via !== 'library' && via !== 'cli') throw new Error(`--via must be library or cli, got ${via}`);
+const name = values.name ?? `harness-throughput-${mode}${via === 'cli' ? '-cli' : ''}`;
 const log = (line) => {
   if (!values.quiet) process.stderr.write(`${line}\n`);
 };
@@ -260,11 +264,12 @@ try {
   }, 250);
   sampler.unref();
   const t0 = performance.now();
-  const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {}, concurrency, keepResults: false });
+  const cli = via === 'cli' ? await runCli(experiment) : undefined;
+  const run = cli?.run ?? (await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {}, concurrency, keepResults: false }));
   const wallS = (performance.now() - t0) / 1000;
   clearInterval(sampler);
-  const cpu = process.cpuUsage(cpu0);
-  const peakRssRunMB = mb(process.resourceUsage().maxRSS);
+  const cpu = cli?.cpu ?? process.cpuUsage(cpu0);
+  const peakRssRunMB = cli ? mb(cli.maxRssKB) : mb(process.resourceUsage().maxRSS);
   const heapMB = Math.round((process.memoryUsage().heapUsed / 1048576) * 10) / 10;
   // With --expose-gc: what the run still holds once garbage is gone (the results array, …).
   if (typeof globalThis.gc === 'function') globalThis.gc();
@@ -320,6 +325,8 @@ try {
     resultsHeldInMemory: resultsInMemory,
     unitsCommitted,
     heapGrowingPercent,
+    via,
+    ...(via === 'cli' ? { viaNote: 'isobudget run as a child process: start-up, the calls, paired statistics, verdict and report.html; wall, CPU and peak RSS are that process\'s own' } : {}),
     harnessCpuS: round((cpu.user + cpu.system) / 1e6, 2),
     harnessUserCpuS: round(cpu.user / 1e6, 2),
     harnessSysCpuS: round(cpu.system / 1e6, 2),
@@ -371,6 +378,22 @@ log(
 if (!report.ok) {
   log(`[${name}] CHECK FAILED: ${JSON.stringify(report.checks)}`);
   process.exitCode = 1;
+}
+
+/** `isobudget run` in a child process; its own peak RSS and CPU come back through a preload. */
+async function runCli(experiment) {
+  const usageFile = join(experiment.dir, 'cli-usage.json');
+  const bin = join(distDir, 'cli', 'bin.js');
+  const args = ['--import', pathToFileURL(join(here, 'support', 'usage-at-exit.mjs')).href, bin, 'run', experiment.configPath, '--out', experiment.runsDir, '--quiet', '--concurrency', String(concurrency)];
+  const code = await new Promise((resolveExit) => fork(args[2], args.slice(3), { execArgv: args.slice(0, 2), env: { ...process.env, BENCH_USAGE_FILE: usageFile }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }).on('exit', resolveExit));
+  // Exit codes 10/11 are verdicts (not promotable, regression), not failures of the run.
+  if (code !== 0 && code !== 10 && code !== 11) throw new Error(`isobudget run exited ${code}`);
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+  const runDir = join(experiment.runsDir, readdirSync(experiment.runsDir)[0]);
+  const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+  let unitsCommitted = 0;
+  for await (const _ of lines(join(runDir, 'results.jsonl'))) unitsCommitted += 1;
+  return { run: { runDir, manifest, results: [], unitsCommitted }, maxRssKB: usage.maxRssKB, cpu: { user: usage.userCpuUs, system: usage.systemCpuUs } };
 }
 
 function round(value, digits) {
