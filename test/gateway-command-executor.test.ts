@@ -110,26 +110,25 @@ describe('the command executor', () => {
     expect(readFileSync(join(fixture, 'src', 'app.txt'), 'utf8')).toBe('original');
   });
 
-  test('the agent gets the gateway and its virtual key, never the upstream key', async () => {
-    process.env.ISOBUDGET_TEST_UPSTREAM = 'sk-upstream-never-for-agents-0123456789';
-    try {
-      const script = "const e = process.env; console.log(JSON.stringify({ keys: Object.keys(e).sort(), base: e.ANTHROPIC_BASE_URL, openai: e.OPENAI_BASE_URL, token: e.ANTHROPIC_AUTH_TOKEN.replace(/^(ibk-[0-9a-f]{12})-.*$/, '$1-…'), same: e.OPENAI_API_KEY === e.ANTHROPIC_AUTH_TOKEN, extra: e.EXTRA }))";
-      const { paths, experiment } = await runOnce([process.execPath, '-e', script], ', env: { EXTRA: "yes" }', `{ protocol: openai-chat, base_url: "${sim.url}/v1", api_key_env: ISOBUDGET_TEST_UPSTREAM }`, process.env);
-      const seen = JSON.parse(paths[0]?.output ?? '{}') as { keys: string[]; base: string; openai: string; token: string; same: boolean; extra: string };
-      expect(seen.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(seen.openai).toBe(`${seen.base}/v1`);
-      expect(seen.token).toMatch(/^ibk-[0-9a-f]{12}-…$/);
-      expect(seen.same).toBe(true);
-      expect(seen.extra).toBe('yes');
-      expect(seen.keys).not.toContain('ISOBUDGET_TEST_UPSTREAM');
-      expect(seen.keys).not.toContain('ANTHROPIC_API_KEY');
-      for (const { file, text } of readTree(experiment.runsDir)) {
-        expect(text.includes('sk-upstream-never-for-agents'), file).toBe(false);
-        // Key ids are public; the virtual key secrets the agents held are not recorded.
-        expect(/ibk-[0-9a-f]{12}-[A-Za-z0-9_-]{20,}/.test(text), file).toBe(false);
-      }
-    } finally {
-      delete process.env.ISOBUDGET_TEST_UPSTREAM;
+  test('the agent gets the gateway and its virtual key, never the upstream key; both come from the run\'s env, not process.env', async () => {
+    // Only the env handed to runExperiment has these: a library caller's env must be the one read.
+    const env = { ...process.env, ISOBUDGET_TEST_UPSTREAM: 'sk-upstream-never-for-agents-0123456789', ISOBUDGET_TEST_INHERITED: 'from-the-run-env' };
+    expect(process.env['ISOBUDGET_TEST_UPSTREAM']).toBeUndefined();
+    const script = "const e = process.env; console.log(JSON.stringify({ keys: Object.keys(e).sort(), base: e.ANTHROPIC_BASE_URL, openai: e.OPENAI_BASE_URL, token: e.ANTHROPIC_AUTH_TOKEN.replace(/^(ibk-[0-9a-f]{12})-.*$/, '$1-…'), same: e.OPENAI_API_KEY === e.ANTHROPIC_AUTH_TOKEN, extra: e.EXTRA, inherited: e.ISOBUDGET_TEST_INHERITED }))";
+    const { paths, experiment } = await runOnce([process.execPath, '-e', script], ', env: { EXTRA: "yes" }, inherit_env: [ISOBUDGET_TEST_INHERITED]', `{ protocol: openai-chat, base_url: "${sim.url}/v1", api_key_env: ISOBUDGET_TEST_UPSTREAM }`, env);
+    const seen = JSON.parse(paths[0]?.output ?? '{}') as { keys: string[]; base: string; openai: string; token: string; same: boolean; extra: string; inherited: string };
+    expect(seen.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(seen.openai).toBe(`${seen.base}/v1`);
+    expect(seen.token).toMatch(/^ibk-[0-9a-f]{12}-…$/);
+    expect(seen.same).toBe(true);
+    expect(seen.extra).toBe('yes');
+    expect(seen.inherited).toBe('from-the-run-env');
+    expect(seen.keys).not.toContain('ISOBUDGET_TEST_UPSTREAM');
+    expect(seen.keys).not.toContain('ANTHROPIC_API_KEY');
+    for (const { file, text } of readTree(experiment.runsDir)) {
+      expect(text.includes('sk-upstream-never-for-agents'), file).toBe(false);
+      // Key ids are public; the virtual key secrets the agents held are not recorded.
+      expect(/ibk-[0-9a-f]{12}-[A-Za-z0-9_-]{20,}/.test(text), file).toBe(false);
     }
   });
 

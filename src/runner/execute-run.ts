@@ -37,6 +37,11 @@ export interface ExecuteRunOptions {
   runId?: string;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /**
+   * The environment the run reads (the command executor's upstream key and its agents' env);
+   * default process.env. runExperiment passes the one its caller gave it.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Strings that must never reach the ledger (API keys); scrubbed as a last line of defence. */
   secrets?: string[];
   random?: () => number;
@@ -99,7 +104,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
   };
   const scorer = createScorer(config.scorer);
-  const executor = createExecutor(config);
+  const executor = createExecutor(config, options.env ?? process.env);
   const services: UnitServices = { executor, scorer, selector: createSelector(config.selector, scorer) };
 
   let cursor = 0;
@@ -207,10 +212,10 @@ function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPath
 }
 
 /** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */
-function createExecutor(config: ExperimentConfig): Executor & { close?(): Promise<void> } {
+function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv): Executor & { close?(): Promise<void> } {
   switch (config.executor.type) {
     case 'agent': return agentExecutor(config.executor);
-    case 'command': return commandExecutor(config, config.executor);
+    case 'command': return commandExecutor(config, config.executor, env);
     default: return chatExecutor();
   }
 }

@@ -40,7 +40,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
   const manifest = options.resumeManifest;
   const split = options.split ?? manifest?.split ?? (config.datasets.val ? 'val' : 'test');
   const inputs = await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false);
-  const apiKey = readApiKey(config, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const apiKey = readApiKey(config, env);
   const provider = createProvider(
     { protocol: config.provider.protocol, baseUrl: config.provider.baseUrl, apiKey, apiKeyEnv: config.provider.apiKeyEnv, timeoutMs: config.provider.timeoutMs, headers: config.provider.headers },
     { simSeed: config.seed, ...(options.simLatencyScale === undefined ? {} : { simLatencyScale: options.simLatencyScale }) },
@@ -55,6 +56,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
+    env,
     secrets: apiKey ? [apiKey] : [],
   });
 }

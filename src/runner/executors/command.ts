@@ -18,7 +18,7 @@ export function commandExecutor(config: ExperimentConfig, executor: CommandExecu
       const started = await (gateway ??= startRunGateway(config, executor, env));
       const n = context.unit.arm.n;
       const share = Math.floor(config.budget.totalTokensPerCase / n);
-      return Promise.all(Array.from({ length: n }, (_, path) => runCommandPath({ context, executor, gateway: started, path, budget: share })));
+      return Promise.all(Array.from({ length: n }, (_, path) => runCommandPath({ context, executor, gateway: started, path, budget: share, sourceEnv: env })));
     },
     async close(): Promise<void> {
       const started = await gateway?.catch(() => undefined);

@@ -27,10 +27,12 @@ export interface CommandPathInput {
   path: number;
   /** The path's share of B (tokens). */
   budget: number;
+  /** Where `inherit_env` names are read from: the run's environment. */
+  sourceEnv: NodeJS.ProcessEnv;
 }
 
 export async function runCommandPath(input: CommandPathInput): Promise<PathRun> {
-  const { context, executor, gateway, path, budget } = input;
+  const { context, executor, gateway, path, budget, sourceEnv } = input;
   const { run, unit } = context;
   const variant = run.config.variants[unit.arm.variant];
   const n = unit.arm.n;
@@ -49,7 +51,7 @@ export async function runCommandPath(input: CommandPathInput): Promise<PathRun> 
     const env = agentEnv({
       inherit: executor.inheritEnv, extra: executor.env, gatewayUrl: url, virtualKey: secret, budget, caseId: unit.evalCase.id, path, n,
       arm: unit.arm.arm, model: variant.model, workdir: dirs.workdir, inputFile: dirs.inputFile, systemPromptFile: dirs.systemPromptFile,
-    });
+    }, sourceEnv);
     await run.pool.acquire();
     let result: ProcessResult;
     try {
