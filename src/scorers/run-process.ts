@@ -10,6 +10,8 @@ export interface ProcessOptions {
   /** Wall-clock limit (ms) before the process group is killed. */
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Working directory of the child (default: ours). */
+  cwd?: string;
   /** Bytes of stdout/stderr kept; the rest is read and dropped so the child never blocks. */
   captureBytes: number;
   signal?: AbortSignal;
@@ -26,7 +28,7 @@ export function runProcess(options: ProcessOptions): Promise<ProcessResult> {
   const [command, ...args] = options.argv;
   if (command === undefined) return Promise.resolve({ kind: 'spawn_error', message: 'empty argv', code: undefined });
   return new Promise<ProcessResult>((resolve) => {
-    const child = spawn(command, args, { shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
+    const child = spawn(command, args, { shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
     const stdout = capture(child.stdout, options.captureBytes);
     const stderr = capture(child.stderr, options.captureBytes);
     let ending: 'timeout' | 'aborted' | undefined;

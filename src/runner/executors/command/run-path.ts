@@ -11,7 +11,6 @@ import { runProcess, type ProcessResult } from '../../../scorers/run-process.js'
 import type { PathRun, UnitContext } from '../../unit-context.js';
 import { agentEnv } from './agent-env.js';
 import { renderArgv } from './argv-template.js';
-import { inDirectory, NOT_FOUND_MARKER } from './in-directory.js';
 import type { RunGateway } from './run-gateway.js';
 import { preparePathDirs, removePathDirs } from './workdir.js';
 
@@ -55,7 +54,7 @@ export async function runCommandPath(input: CommandPathInput): Promise<PathRun> 
     await run.pool.acquire();
     let result: ProcessResult;
     try {
-      result = await runProcess({ argv: inDirectory(dirs.workdir, argv), timeoutMs: executor.timeoutMs, env, captureBytes: OUTPUT_BYTES, signal: run.signal });
+      result = await runProcess({ argv, cwd: dirs.workdir, timeoutMs: executor.timeoutMs, env, captureBytes: OUTPUT_BYTES, signal: run.signal });
     } finally {
       run.pool.release();
     }
@@ -77,13 +76,14 @@ export async function runCommandPath(input: CommandPathInput): Promise<PathRun> 
     const base = { path, tokens };
     switch (result.kind) {
       case 'spawn_error':
+        // The working directory was just made, so ENOENT here is the program.
+        if (result.code === 'ENOENT') return { ...base, text: '', finishReason: 'error', error: `command not found: ${argv[0] ?? ''}` };
         return { ...base, text: '', finishReason: 'error', error: `cannot run the agent: ${result.message}` };
       case 'timeout':
         return { ...base, text: '', finishReason: 'error', error: `agent timed out after ${executor.timeoutMs} ms` };
       case 'signaled':
         return { ...base, text: '', finishReason: 'error', error: `agent was terminated by ${result.signal}` };
       case 'exited': {
-        if (result.exitCode === 127 && result.stderr.includes(NOT_FOUND_MARKER)) return { ...base, text: '', finishReason: 'error', error: `command not found: ${argv[0] ?? ''}` };
         const text = executor.output.kind === 'stdout' ? result.stdout : await readFile(resolve(dirs.workdir, executor.output.path), 'utf8').catch(() => undefined);
         if (text === undefined) return { ...base, text: '', finishReason: budgetHit ? 'budget_exhausted' : 'error', error: `the agent wrote no ${executor.output.kind === 'file' ? executor.output.path : 'output'}` };
         if (budgetHit) return { ...base, text, finishReason: 'budget_exhausted', error: undefined };
