@@ -1,7 +1,7 @@
 /** Reads a run directory, analyses and attributes it, and writes `verdict.json` beside the ledger. */
 import { analyzeResults, type AnalysisContext } from '../analysis/analyze-run.js';
 import { attribute } from '../analysis/attribution/attribute.js';
-import { loadRun } from '../analysis/load-run.js';
+import { loadRun, type LoadedRun } from '../analysis/load-run.js';
 import type { GatesConfig } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
 import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
@@ -25,8 +25,8 @@ export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesCon
   };
 }
 
-export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write = true, history: HistoryOptions = {}): VerdictRecord {
-  const run = loadRun(dir);
+/** `run`: the directory's results when the caller has them already (it reads them once for the report too). */
+export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write = true, history: HistoryOptions = {}, run: LoadedRun = loadRun(dir)): VerdictRecord {
   const now = history.now ?? new Date();
   const analysis = analyzeResults(run.results, contextFromManifest(run.manifest, gates));
   // The history needs this round's own significance, which the first pass provides.

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { analyzeResults } from '../../analysis/analyze-run.js';
+import { loadRun } from '../../analysis/load-run.js';
 import { readSeedLedger } from '../../analysis/seed-ledger.js';
 import { DEFAULTS } from '../../config/index.js';
 import type { GatesConfig } from '../../config/types.js';
@@ -85,9 +86,10 @@ export const analyzeCommand: CommandSpec = {
     const runDir = resolve(io.cwd, dir);
     // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
     const decided = Object.keys(gates).length === 0;
-    const verdict = verdictForRun(runDir, gates, decided);
+    const run = loadRun(runDir);
+    const verdict = verdictForRun(runDir, gates, decided, {}, run);
     const code = printVerdict(verdict, io, options, runDir);
-    if (decided && values['no-report'] !== true) await writeReport(runDir, verdict, io, options);
+    if (decided && values['no-report'] !== true) await writeReport(runDir, verdict, io, options, run);
     return code;
   },
 };

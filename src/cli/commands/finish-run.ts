@@ -3,6 +3,7 @@ import { renderArmTable } from '../../report/arm-table.js';
 import { renderVerdict } from '../../report/verdict-text.js';
 import { renderMarkdownSummary } from '../../report/markdown-summary.js';
 import type { GatesConfig } from '../../config/types.js';
+import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -23,16 +24,18 @@ export interface FinishOptions {
 }
 
 export async function finishRun(runDir: string, io: CliIO, options: FinishOptions): Promise<number> {
-  const verdict = verdictForRun(runDir, options.gates);
+  // Read once for the verdict and the report: results.jsonl of a 1,000-case run is ~6 MB.
+  const run = loadRun(runDir);
+  const verdict = verdictForRun(runDir, options.gates, true, {}, run);
   const code = printVerdict(verdict, io, options, runDir);
-  if (options.report !== false) await writeReport(runDir, verdict, io, options);
+  if (options.report !== false) await writeReport(runDir, verdict, io, options, run);
   return code;
 }
 
 /** The report is a view of the verdict: failing to write it warns, never changes the gate's exit code. */
-export async function writeReport(runDir: string, verdict: VerdictRecord, io: CliIO, options: Pick<FinishOptions, 'json' | 'markdown'>): Promise<void> {
+export async function writeReport(runDir: string, verdict: VerdictRecord, io: CliIO, options: Pick<FinishOptions, 'json' | 'markdown'>, run?: LoadedRun): Promise<void> {
   try {
-    const written = await writeRunReport(runDir, { verdict });
+    const written = await writeRunReport(runDir, { verdict, ...(run ? { run } : {}) });
     if (!options.json && !options.markdown) io.stdout.write(`report: ${written.file}\n`);
   } catch (error) {
     io.stderr.write(`warning: report.html not written: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -6,20 +6,19 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { sha256 } from '../../core/hash.js';
-import { readJsonl } from '../../ledger/jsonl-reader.js';
+import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
-import type { ResultRecord } from '../../ledger/records.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { CaseText } from './case-data.js';
 import type { ReportInput } from './render-report.js';
 
-export function loadReportInput(dir: string, verdict?: VerdictRecord, now = new Date()): ReportInput {
+/** `run`: the directory's manifest and results when the caller has read them already. */
+export function loadReportInput(dir: string, verdict?: VerdictRecord, now = new Date(), run?: LoadedRun): ReportInput {
   const paths = runPaths(dir);
-  const manifest = readJsonFile<Manifest>(paths.manifest, 'manifest.json');
-  const results = readJsonl<ResultRecord>(paths.results, { requireSchemaVersion: true }).records;
-  const decided = verdict ?? (existsSync(paths.verdict) ? readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json') : verdictForRun(dir));
+  const { manifest, results } = run ?? loadRun(dir);
+  const decided = verdict ?? (existsSync(paths.verdict) ? readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json') : verdictForRun(dir, undefined, true, {}, run));
   const { texts, notes } = caseTexts(manifest, new Set(results.map((r) => r.split)));
   return { verdict: decided, manifest, results, texts, notes, generatedAt: now };
 }
