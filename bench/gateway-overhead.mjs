@@ -26,9 +26,12 @@
  * A bare pass-through proxy (bench/gateway-naive-proxy.mjs) runs beside the gateway as a
  * reference: what one more loopback hop costs on this machine before any gateway work.
  *
- * "Added" is the gateway's percentile minus the direct percentile. Targets (issue 5):
- * added p50 ≤ 1 ms, added p99 ≤ 5 ms, TTFB p50/p99 unchanged within 1 ms for streams.
- * Writes bench/out/gateway-overhead.json.
+ * "Added" is the gateway's percentile minus the direct percentile. Targets (issue 5), for the
+ * open loop and for the streams' total time: added p50 ≤ 1 ms, added p99 ≤ 5 ms; and stream
+ * TTFB p50/p99 at most 1 ms later than direct. Each side runs 1 s unmeasured before each
+ * measured phase (--warmup-seconds). The direct side's round-to-round spread is printed as
+ * the resolution of the figures. --pin puts the proxy under test alone on CPU 1.
+ * Writes bench/out/gateway-overhead[-pinned][-partial].json.
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -340,11 +343,16 @@ for (const [name, sides] of Object.entries(results)) {
   };
 }
 const { sequential: seq, nonStreaming: ns, streaming: st } = figures;
+const streamTotalAdded = added(st.total.gateway, st.total.direct);
+// One-sided: "unchanged within 1 ms" is about the gateway making things slower; a negative
+// difference is the machine's noise (see directRoundToRound), not a gateway that speeds up.
 const checks = {
   nonStreamingAddedP50: ns.addedByGateway.p50 <= 1,
   nonStreamingAddedP99: ns.addedByGateway.p99 <= 5,
-  streamTtfbP50Within1ms: Math.abs(st.addedByGateway.p50) <= 1,
-  streamTtfbP99Within1ms: Math.abs(st.addedByGateway.p99) <= 1,
+  streamTotalAddedP50: streamTotalAdded.p50 <= 1,
+  streamTotalAddedP99: streamTotalAdded.p99 <= 5,
+  streamTtfbP50Within1ms: st.addedByGateway.p50 <= 1,
+  streamTtfbP99Within1ms: st.addedByGateway.p99 <= 1,
   noErrors: Object.values(figures).every((f) => Object.values(f.errors).every((e) => e === 0)),
   // When the simulator alone cannot keep the rate, open-loop latencies measure this machine's backlog, not the gateway.
   machineKeptTheRate: ns.achievedRates.direct.every((r) => r >= RATE * 0.95),
@@ -364,14 +372,15 @@ const report = {
   simRequests: simStats.map((s) => s.server?.requests),
   gatewayLedger: ledgerShow.stdout.trim().split('\n').slice(0, 4),
   checks,
-  pass: checks.nonStreamingAddedP50 && checks.nonStreamingAddedP99 && checks.streamTtfbP50Within1ms && checks.streamTtfbP99Within1ms && checks.noErrors,
+  streamTotalAdded,
+  pass: checks.nonStreamingAddedP50 && checks.nonStreamingAddedP99 && checks.streamTotalAddedP50 && checks.streamTotalAddedP99 && checks.streamTtfbP50Within1ms && checks.streamTtfbP99Within1ms && checks.noErrors,
 };
 mkdirSync(join(here, 'out'), { recursive: true });
-writeFileSync(join(here, 'out', PHASES.size < 3 ? 'gateway-overhead-partial.json' : 'gateway-overhead.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(here, 'out', `gateway-overhead${PIN ? '-pinned' : ''}${PHASES.size < 3 ? '-partial' : ''}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
 const fmt = (x) => x.toFixed(2).padStart(8);
 const row = (label, f) => `${label.padEnd(30)} direct ${fmt(f.direct.p50)} ${fmt(f.direct.p99)} | naive proxy ${fmt(f.naive.p50)} ${fmt(f.naive.p99)} | gateway ${fmt(f.gateway.p50)} ${fmt(f.gateway.p99)} | added by gateway ${fmt(f.addedByGateway.p50)} ${fmt(f.addedByGateway.p99)} | gateway CPU ${String(f.cpuUsPerRequest.gateway).padStart(4)} µs (naive ${f.cpuUsPerRequest.naiveProxy})`;
-process.stdout.write(`gateway overhead — ${cpus().length} CPUs, load average ${report.load.before} → ${report.load.after}; simulator, gateway and naive proxy each in their own process; ${ROUNDS} rounds × ${SECONDS} s per side; figures are p50 p99 in ms\n`);
+process.stdout.write(`gateway overhead — ${cpus().length} CPUs, load average ${report.load.before} → ${report.load.after}; simulator, gateway and naive proxy each in their own process${PIN ? `, the proxy under test alone on CPU ${PROXY_CPU}` : ', all sharing every CPU'}; ${ROUNDS} rounds × ${SECONDS} s per side; figures are p50 p99 in ms\n`);
 process.stdout.write(`${row(`sequential (${seq.gateway.n} req/side)`, seq)}\n`);
 process.stdout.write(`${row(`open loop ${RATE}/s (${ns.gateway.n} req/side)`, ns)}\n`);
 process.stdout.write(`${row(`${STREAMS} streams, TTFB (${st.gateway.n})`, st)}\n`);
@@ -379,5 +388,6 @@ process.stdout.write(`  streams, total time: direct ${fmt(st.total.direct.p50)} 
 process.stdout.write(`  round-to-round spread of the direct side (the resolution): sequential ${fmt(seq.directRoundToRound.p50)} ${fmt(seq.directRoundToRound.p99)} | open loop ${fmt(ns.directRoundToRound.p50)} ${fmt(ns.directRoundToRound.p99)} | stream TTFB ${fmt(st.directRoundToRound.p50)} ${fmt(st.directRoundToRound.p99)}\n`);
 if (!checks.machineKeptTheRate) process.stdout.write(`note: the simulator alone reached only ${ns.achievedRates.direct.join('/')} of ${RATE} requests/s here: the open-loop figures measure this machine's backlog\n`);
 if (firstError) process.stdout.write(`first error: ${firstError}\n`);
-process.stdout.write(`targets: added p50 ≤ 1 ms ${checks.nonStreamingAddedP50 ? 'met' : 'MISSED'}, added p99 ≤ 5 ms ${checks.nonStreamingAddedP99 ? 'met' : 'MISSED'}, stream TTFB within 1 ms: p50 ${checks.streamTtfbP50Within1ms ? 'met' : 'MISSED'}, p99 ${checks.streamTtfbP99Within1ms ? 'met' : 'MISSED'}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);
+const verdictOf = (ok) => (ok ? 'met' : 'MISSED');
+process.stdout.write(`targets: open loop added p50 ≤ 1 ms ${verdictOf(checks.nonStreamingAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.nonStreamingAddedP99)}; streams added p50 ≤ 1 ms ${verdictOf(checks.streamTotalAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.streamTotalAddedP99)} (+${fmt(streamTotalAdded.p50).trim()} / +${fmt(streamTotalAdded.p99).trim()}); stream TTFB at most 1 ms later: p50 ${verdictOf(checks.streamTtfbP50Within1ms)}, p99 ${verdictOf(checks.streamTtfbP99Within1ms)}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);
 process.exit(0);

@@ -62,6 +62,10 @@ const BENCHMARKS = [
 const OTHERS = [
   { name: 'analysis-ledger', script: 'analysis-ledger.mjs', args: [] },
   { name: 'gateway-overhead', script: 'gateway-overhead.mjs', args: [] },
+  // The same with the proxy under test on its own CPU (load generator and simulator on the
+  // other): on 2 cores, unpinned figures include the CPU the proxy takes from the simulator
+  // and the client, which in use run elsewhere (the model) or beside it (the agent).
+  { name: 'gateway-overhead-pinned', script: 'gateway-overhead.mjs', args: ['--pin'] },
   { name: 'report-open', script: 'report-open.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name),
