@@ -18,10 +18,10 @@ describe('prompt estimates', () => {
     const body = { ...claudeCode.body, messages: [{ role: 'user', content: 'turn one' }] };
     const first = await estimateBodyTokens(body, JSON.stringify(body), true);
     const next = { ...body, messages: [{ role: 'user', content: 'turn one' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'turn two' }] };
-    const started = performance.now();
     const second = estimateBodyTokens(next, JSON.stringify(next), true);
-    expect(typeof second).toBe('number'); // answered from memory, synchronously
-    expect(performance.now() - started).toBeLessThan(20);
+    // A number, not a promise: the long strings were answered from memory, synchronously
+    // (unseen long text is counted in slices and returns a promise). No wall-clock bound: CI load would make it flaky.
+    expect(typeof second).toBe('number');
     expect(second as number).toBeGreaterThan(first);
   });
 
