@@ -3,18 +3,10 @@
  * first 16 hex chars. `{"b":1,"a":2}` and `{"a":2,"b":1}` are the same call, so duplicates
  * and retries are found whatever key order the model wrote.
  */
-import { createHash } from 'node:crypto';
+import { sha256, stableStringify } from '../../core/hash.js';
 
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+/** Canonical JSON of the arguments: the config hash's stable stringify (sorted keys, no undefined). */
+export const canonicalJson = stableStringify;
 
 /**
  * Hash of the arguments text as the model sent it. Text that is not JSON is hashed as is
@@ -27,5 +19,5 @@ export function argsHash(argumentsText: string): string {
   } catch {
     canonical = `raw:${argumentsText}`;
   }
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  return sha256(canonical).slice(0, 16);
 }
