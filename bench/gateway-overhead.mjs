@@ -34,7 +34,7 @@
  * Writes bench/out/gateway-overhead[-pinned][-partial].json.
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,10 +47,10 @@ const root = join(here, '..');
 const BIN = join(root, 'dist', 'cli', 'bin.js');
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '4' },
     rate: { type: 'string', default: '1000' },
     streams: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     'stream-latency-scale': { type: 'string', default: '1' },
     /** Comma-separated subset of sequential,nonStreaming,streaming (profiling one phase). */
     phases: { type: 'string', default: 'sequential,nonStreaming,streaming' },
@@ -262,6 +262,8 @@ for (const side of SIDES) {
 const loadBefore = loadavg()[0];
 const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0, perRound: [] }]));
 const results = { sequential: fresh(), nonStreaming: fresh(), streaming: fresh() };
+/** When each measured gateway phase ran (epoch ms), to pick its calls out of the gateway ledger. */
+const gatewayWindows = [];
 
 /** Runs one phase on one side, pooling samples and the CPU the simulator and the proxy used. */
 async function phase(name, side, pair, run, warm) {
@@ -271,7 +273,9 @@ async function phase(name, side, pair, run, warm) {
   const proxyPid = pidOf(pair, side);
   const sim0 = cpuMs(pair.sim.pid);
   const proxy0 = proxyPid === undefined ? 0 : cpuMs(proxyPid);
+  const from = Date.now();
   const r = await run(urlOf(pair, side));
+  if (side === 'gateway') gatewayWindows.push({ name, from, to: Date.now() + 50 });
   const into = results[name][side];
   const latencies = r.latencies ?? r.total;
   into.latencies.push(...latencies);
@@ -316,6 +320,19 @@ for (const pair of [instant, slow]) {
   await new Promise((resolve) => pair.gateway.once('exit', resolve));
   pair.sim.send({ type: 'close' });
 }
+// The gateway's own time per call (`gateway_ms`: arrival to handing the request upstream), read
+// from its ledger for the measured phases: the share of the client's latency and time to first
+// byte that is the gateway's work, free of the other processes' noise.
+const gatewayTime = {};
+{
+  const ledgerDir = join(dataDir, 'ledger');
+  const calls = readdirSync(ledgerDir).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(ledgerDir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+  for (const name of Object.keys(results)) {
+    const windows = gatewayWindows.filter((w) => w.name === name);
+    const times = calls.filter((c) => c.gateway_ms !== undefined && windows.some((w) => { const t = Date.parse(c.ts); return t >= w.from && t <= w.to; })).map((c) => c.gateway_ms);
+    gatewayTime[name] = { ...summary(times), p999: +quantile(times, 0.999).toFixed(3), max: times.length === 0 ? NaN : Math.max(...times) };
+  }
+}
 const ledgerShow = spawnSync(process.execPath, [BIN, 'gateway', 'ledger', 'show', '--data-dir', dataDir], { encoding: 'utf8' });
 rmSync(dataDir, { recursive: true, force: true });
 
@@ -330,6 +347,8 @@ for (const [name, sides] of Object.entries(results)) {
     addedByNaiveProxy: added(s.naive, s.direct),
     ...(name === 'streaming' ? { total: Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].latencies)])) } : {}),
     ...(name === 'nonStreaming' ? { achievedRates: Object.fromEntries(SIDES.map((side) => [side, sides[side].rates])) } : {}),
+    /** The gateway's own time before forwarding each call, from its ledger (see gatewayTime). */
+    gatewayOwnMs: gatewayTime[name],
     cpuUsPerRequest: {
       simulator: Object.fromEntries(SIDES.map((side) => [side, Math.round((sides[side].simMs * 1000) / Math.max(1, sides[side].requests))])),
       naiveProxy: Math.round((sides.naive.proxyMs * 1000) / Math.max(1, sides.naive.requests)),
@@ -384,6 +403,7 @@ process.stdout.write(`gateway overhead — ${cpus().length} CPUs, load average $
 process.stdout.write(`${row(`sequential (${seq.gateway.n} req/side)`, seq)}\n`);
 process.stdout.write(`${row(`open loop ${RATE}/s (${ns.gateway.n} req/side)`, ns)}\n`);
 process.stdout.write(`${row(`${STREAMS} streams, TTFB (${st.gateway.n})`, st)}\n`);
+process.stdout.write(`  the gateway's own time before forwarding (gateway_ms in its ledger): sequential p50 ${fmt(seq.gatewayOwnMs.p50)} p99 ${fmt(seq.gatewayOwnMs.p99)} | open loop ${fmt(ns.gatewayOwnMs.p50)} ${fmt(ns.gatewayOwnMs.p99)} | streams ${fmt(st.gatewayOwnMs.p50)} ${fmt(st.gatewayOwnMs.p99)} (p99.9 ${st.gatewayOwnMs.p999.toFixed(2)})\n`);
 process.stdout.write(`  streams, total time: direct ${fmt(st.total.direct.p50)} ${fmt(st.total.direct.p99)} | gateway ${fmt(st.total.gateway.p50)} ${fmt(st.total.gateway.p99)}\n`);
 process.stdout.write(`  round-to-round spread of the direct side (the resolution): sequential ${fmt(seq.directRoundToRound.p50)} ${fmt(seq.directRoundToRound.p99)} | open loop ${fmt(ns.directRoundToRound.p50)} ${fmt(ns.directRoundToRound.p99)} | stream TTFB ${fmt(st.directRoundToRound.p50)} ${fmt(st.directRoundToRound.p99)}\n`);
 if (!checks.machineKeptTheRate) process.stdout.write(`note: the simulator alone reached only ${ns.achievedRates.direct.join('/')} of ${RATE} requests/s here: the open-loop figures measure this machine's backlog\n`);

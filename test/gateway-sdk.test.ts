@@ -34,6 +34,11 @@ describe('recorded usage equals what the client received', () => {
     const input = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
     expect(lastRecord()).toMatchObject({ stream, prompt_tokens: input, completion_tokens: usage.output_tokens, total_tokens: input + usage.output_tokens, usage_missing: false, finish_reason: 'stop' });
     expect(input).toBeGreaterThan(0);
+    // The gateway's own time before forwarding is part of the call's time, and of its time to first byte.
+    const record = lastRecord();
+    expect(record?.gateway_ms).toBeGreaterThan(0);
+    expect(record?.gateway_ms).toBeLessThanOrEqual((record?.ttfb_ms ?? 0) + 0.5);
+    expect(record?.gateway_ms).toBeLessThanOrEqual((record?.latency_ms ?? 0) + 0.5);
   });
 
   test.each([
@@ -138,6 +143,8 @@ describe('budget enforcement', () => {
     expect((responses as { status?: number }).status).toBe(429);
     expect(h.sim.stats.requests).toBe(simBefore);
     expect(h.sink.records.slice(-3).map((r) => [r.status, r.finish_reason, r.attempt])).toEqual([[429, 'budget_exhausted', 1], [429, 'budget_exhausted', 1], [429, 'budget_exhausted', 1]]);
+    // Never forwarded: no gateway time to report.
+    expect(h.sink.records.slice(-3).map((r) => r.gateway_ms)).toEqual([undefined, undefined, undefined]);
   });
 
   test('unknown and revoked keys get a protocol-shaped 401', async () => {

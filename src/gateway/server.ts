@@ -110,15 +110,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     if (route.protocol === undefined) return passThrough(context, request, response, family, read.body);
     let body: unknown;
+    const text = read.body.toString('utf8');
     try {
-      body = JSON.parse(read.body.toString('utf8'));
+      body = JSON.parse(text);
     } catch {
       return reply(errorReply(family, 400, 'isobudget gateway: the request body is not valid JSON', { code: 'invalid_json' }));
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return reply(errorReply(family, 400, 'isobudget gateway: the request body must be a JSON object', { code: 'invalid_json' }));
     }
-    await forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, started });
+    await forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, text, started });
   }
 
   const server = createServer({ keepAlive: true, noDelay: true }, (request, response) => {

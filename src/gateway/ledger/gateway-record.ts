@@ -19,6 +19,13 @@ export interface GatewayCallRecord extends CallRecord {
   stream: boolean;
   /** Time to the first upstream body byte (ms). */
   ttfb_ms: number | undefined;
+  /**
+   * Time the gateway held the call before handing it upstream (ms, to 0.01): reading the
+   * body, the key, the budget, the clamp. The gateway's own share of the client's time to
+   * first byte, measured where no other process's noise reaches it. Undefined when the call
+   * was never forwarded.
+   */
+  gateway_ms: number | undefined;
   /** The output cap the client asked for, before clamping (tokens). */
   requested_max_tokens: number | undefined;
   /** Every tag of the key (and of the request's x-isobudget-tags). */
@@ -45,6 +52,7 @@ export interface RecordOutcome {
   maxTokens: number;
   requestedMaxTokens: number | undefined;
   ttfbMs: number | undefined;
+  gatewayMs: number | undefined;
   status: number | undefined;
   error: string | undefined;
   note: string | undefined;
@@ -101,6 +109,7 @@ export function buildGatewayRecord(base: RecordBase, outcome: RecordOutcome, lat
     endpoint: base.endpoint,
     stream: base.stream,
     ttfb_ms: outcome.ttfbMs,
+    gateway_ms: outcome.gatewayMs,
     requested_max_tokens: outcome.requestedMaxTokens,
     tags: { ...tags },
   };

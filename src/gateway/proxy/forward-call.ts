@@ -30,6 +30,8 @@ export interface ModelCall {
   key: VirtualKey;
   body: Record<string, unknown>;
   raw: Buffer;
+  /** `raw` decoded (the server parsed it already; decoding twice is a copy per call). */
+  text: string;
   /** performance.now() when the request arrived. */
   started: number;
 }
@@ -56,14 +58,14 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
   try {
-    const estimate = key.budget === undefined ? 0 : estimateBodyTokens(body, call.raw.toString('utf8'), context.exactPrompt);
+    const estimate = key.budget === undefined ? 0 : estimateBodyTokens(body, call.text, context.exactPrompt);
     const promptTokens = typeof estimate === 'number' ? estimate : await estimate;
     const admitted = context.budgets.admit({ key, protocol, body, promptTokens, signal: goneSignal });
     const admission = 'ok' in admitted ? admitted : await admitted;
     const requested = requestedCap(protocol, body);
     if (!admission.ok) {
       sendReply(response, budgetSpentReply(family, admission.detail));
-      record({ usage: undefined, finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: requested, ttfbMs: undefined, status: 429, error: `budget spent: ${admission.detail}`, note: 'denied by the gateway' });
+      record({ usage: undefined, finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: requested, ttfbMs: undefined, gatewayMs: undefined, status: 429, error: `budget spent: ${admission.detail}`, note: 'denied by the gateway' });
       return;
     }
     const { clamp, reservation } = admission;
@@ -73,8 +75,9 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
     const note = clamp?.clamped ? `output cap ${requested ?? 'none'} → ${clamp.maxTokens} (budget)` : undefined;
 
     let upstream;
+    let gatewayMs: number | undefined;
     try {
-      upstream = await sendUpstream({
+      const sent = sendUpstream({
         url: context.target.url(request.url ?? '/'),
         method: 'POST',
         headers: upstreamRequestHeaders(request.headers, family, context.upstreamAuth, context.upstreamKey, payload.length),
@@ -83,11 +86,14 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
         agents: context.agents,
         timeoutMs: context.upstreamTimeoutMs,
       });
+      // The request is in Node's hands now (written, or queued for its socket): what came before was ours.
+      gatewayMs = Math.round((performance.now() - call.started) * 100) / 100;
+      upstream = await sent;
     } catch (error) {
       context.budgets.release(key, reservation);
       const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'cannot reach upstream');
       sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));
-      record({ usage: undefined, finish: finishReason('error', 'upstream_unreachable'), maxTokens, requestedMaxTokens: requested, ttfbMs: undefined, status: failure.status, error: failure.message, note });
+      record({ usage: undefined, finish: finishReason('error', 'upstream_unreachable'), maxTokens, requestedMaxTokens: requested, ttfbMs: undefined, gatewayMs, status: failure.status, error: failure.message, note });
       return;
     }
 
@@ -113,7 +119,7 @@ export async function forwardCall(context: GatewayContext, call: ModelCall): Pro
         record({
           usage: ok ? seen?.usage : undefined,
           finish: finishOf(seen?.finish, ok && end.completed, clamp?.clamped === true),
-          maxTokens, requestedMaxTokens: requested, ttfbMs: end.ttfbMs === undefined ? undefined : Math.round(end.ttfbMs), status, error, note,
+          maxTokens, requestedMaxTokens: requested, ttfbMs: end.ttfbMs === undefined ? undefined : Math.round(end.ttfbMs), gatewayMs, status, error, note,
         });
       },
     });
