@@ -16,7 +16,9 @@ export type UpstreamAuth = 'auto' | 'bearer' | 'x-api-key';
 
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, family: Family, auth: UpstreamAuth, upstreamKey: string | undefined, bodyBytes: number | undefined): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(incoming)) {
+  // for…in, not Object.entries: no array of pairs per request (Node's header objects inherit nothing enumerable).
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined || HOP_BY_HOP.has(name) || CLIENT_CREDENTIALS.has(name) || name.startsWith('x-isobudget-')) continue;
     out[name] = value;
   }
@@ -34,7 +36,8 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, family: Fa
 /** Upstream response headers for the client: hop-by-hop ones dropped, the upstream key scrubbed. */
 export function clientResponseHeaders(upstream: IncomingHttpHeaders, scrub: (text: string) => string, keepLength: boolean): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name in upstream) {
+    const value = upstream[name];
     if (value === undefined || (HOP_BY_HOP.has(name) && !(keepLength && name === 'content-length'))) continue;
     out[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
   }

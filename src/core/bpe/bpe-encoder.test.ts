@@ -59,6 +59,7 @@ describe('o200k_base BPE', () => {
     for (const text of texts) {
       const ids = o200k().encode(text);
       expect(ids, text.slice(0, 80)).toEqual(referenceEncode(text));
+      expect(o200k().count(text)).toBe(ids.length);
       tokens += ids.length;
     }
     expect(tokens).toBeGreaterThan(500_000);
@@ -73,7 +74,10 @@ describe('o200k_base BPE', () => {
       'a\u0000b\u0007c\r\nd\u2028e\u00a0f',
       'https://example.com/a/b?c=d&e=f#g /usr/local/bin/ ../..//',
     ];
-    for (const sample of samples) expect(o200k().encode(sample), sample).toEqual(referenceEncode(sample));
+    for (const sample of samples) {
+      expect(o200k().encode(sample), sample).toEqual(referenceEncode(sample));
+      expect(o200k().count(sample), sample).toBe(referenceEncode(sample).length);
+    }
   });
 
   test('U+FEFF is the one token its bytes are in the vocabulary (gpt-tokenizer loses it to TextDecoder BOM stripping)', () => {
@@ -106,6 +110,15 @@ describe('tiktoken file', () => {
     expect(encoder.encode('cab')).toEqual([2, 3]);
     expect(encoder.encode('bca')).toEqual([4, 0]);
     expect(encoder.decode([3, 2])).toBe('abc');
+  });
+
+  test('count walks the pieces as encode does, where the split pattern leaves gaps too', () => {
+    const line = (token: string, rank: number): string => `${Buffer.from(token).toString('base64')} ${rank}`;
+    const file = Buffer.from([line('a', 0), line('b', 1), line('c', 2), line('ab', 3), line('é', 4)].join('\n'));
+    // Only runs of a/b/c/é are pieces: spaces and digits between them are skipped by both.
+    const encoder = createBpeEncoder(parseTiktoken(file), /[abcé]+/gu);
+    for (const text of ['abcab', '  ab 12 c', '9', 'é ab é', 'ab'.repeat(200), '']) expect(encoder.count(text), text).toBe(encoder.encode(text).length);
+    expect(encoder.count('  ab 12 c')).toBe(2);
   });
 
   test('malformed lines are named', () => {

@@ -25,6 +25,10 @@ const CACHE_LIMIT = 8192;
 export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   const index = new RankIndex(table);
   const pattern = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`);
+  // Counting walks the pieces with a sticky copy and `test`, which builds no match array and
+  // no substring per piece: a gateway counts every prompt on a stream's path to its first byte,
+  // and those small allocations were most of what it gave the garbage collector.
+  const sticky = new RegExp(split.source, `${split.flags.replace('g', '')}y`);
   const cache = new Map<string, number[]>();
   const textEncoder = new TextEncoder();
   // ignoreBOM: a leading U+FEFF is content (token 5574 in o200k), not a marker to drop.
@@ -42,6 +46,18 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
       scratch[i] = code;
     }
     return piece.length;
+  }
+
+  /** Like bytesOf, for text[start..end) without cutting it out (ASCII, the common case, needs no copy). */
+  function bytesOfRange(text: string, start: number, end: number): number {
+    const length = end - start;
+    if (scratch.length < length * 3) scratch = new Uint8Array(length * 3);
+    for (let i = 0; i < length; i += 1) {
+      const code = text.charCodeAt(start + i);
+      if (code >= 0x80) return textEncoder.encodeInto(text.slice(start, end), scratch).written;
+      scratch[i] = code;
+    }
+    return length;
   }
 
   /** tiktoken's merge loop over scratch[0..length): the ids of the piece, pushed to `out`. */
@@ -99,9 +115,10 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
     for (const id of ids) out.push(id);
   }
 
-  function countPiece(piece: string): number {
-    const length = bytesOf(piece);
+  function countRange(text: string, start: number, end: number): number {
+    const length = bytesOfRange(text, start, end);
     if (index.get(scratch, 0, length) >= 0) return 1;
+    const piece = text.slice(start, end);
     const cached = cache.get(piece);
     if (cached !== undefined) return cached.length;
     const ids: number[] = [];
@@ -120,8 +137,20 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
     },
     count(text) {
       let total = 0;
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) total += countPiece(match[0]);
+      for (let at = 0; at < text.length; ) {
+        sticky.lastIndex = at;
+        if (sticky.test(text) && sticky.lastIndex > at) {
+          total += countRange(text, at, sticky.lastIndex);
+          at = sticky.lastIndex;
+          continue;
+        }
+        // No piece starts here: the global pattern skips to where the next one does, as encode's exec loop would.
+        pattern.lastIndex = at;
+        const next = pattern.exec(text);
+        if (next === null || next[0].length === 0) break;
+        total += countRange(text, next.index, next.index + next[0].length);
+        at = next.index + next[0].length;
+      }
       return total;
     },
     decode(ids) {

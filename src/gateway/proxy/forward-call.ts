@@ -158,7 +158,7 @@ function finishOf(seen: FinishReason | undefined, completed: boolean, clamped: b
 
 function streamObserver(protocol: GenerationProtocol): { push: (chunk: Buffer) => void; result: () => CallObservation } {
   const stream = createStreamObserver(protocol);
-  const decoder = new SseDecoder(stream.marker);
+  const decoder = new SseDecoder(stream.marker, stream.literals);
   return {
     push: (chunk) => {
       for (const event of decoder.push(chunk)) stream.onEvent(event);

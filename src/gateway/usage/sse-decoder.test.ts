@@ -56,3 +56,36 @@ describe('SseDecoder with a marker', () => {
     }
   });
 });
+
+describe('SseDecoder with a marker and literals (events gated at the byte level)', () => {
+  const text = 'event: a\ndata: {"type":"keep","n":"é✓"}\n\nevent: b\ndata: {"type":"skip"}\n\n: comment\n\ndata: {"type":"skip","t":"日本"}\n\ndata: {"type":"keep","n":2}\n\ndata: {"type":"keep","n":3}';
+  const expected: StreamEvent[] = [{ event: 'a', data: '{"type":"keep","n":"é✓"}' }, { event: undefined, data: '{"type":"keep","n":2}' }, { event: undefined, data: '{"type":"keep","n":3}' }];
+  const gated = (bytes: Buffer, cuts: number[]): StreamEvent[] => {
+    const decoder = new SseDecoder(/"type":"keep"/g, ['"keep"']);
+    const events: StreamEvent[] = [];
+    let start = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      events.push(...decoder.push(bytes.subarray(start, cut)));
+      start = cut;
+    }
+    return [...events, ...decoder.end()];
+  };
+
+  test.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('%s line endings: the same events as decoding everything, wherever the chunks are cut', (_name, eol) => {
+    const bytes = Buffer.from(text.replace(/\n/g, eol));
+    for (let cut = 1; cut < bytes.length; cut += 1) expect(gated(bytes, [cut]), `cut at ${cut}`).toEqual(expected);
+    expect(gated(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1))).toEqual(expected);
+    expect(gated(bytes, [])).toEqual(expected);
+  });
+
+  test('a run of events without a literal is never decoded; an event is delivered once it is complete', () => {
+    const decoder = new SseDecoder(/"type":"keep"/g, ['"keep"']);
+    expect(decoder.push(Buffer.from('data: {"type":"skip"}\n\ndata: {"type":"ke'))).toEqual([]);
+    expect(decoder.push(Buffer.from('ep"}\n\n'))).toEqual([{ event: undefined, data: '{"type":"keep"}' }]);
+    expect(decoder.end()).toEqual([]);
+  });
+});

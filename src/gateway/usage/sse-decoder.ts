@@ -6,6 +6,10 @@
  * With a `marker`, only events whose text matches it are parsed: a long answer streams as
  * hundreds of text deltas and none of them carries usage, so the gateway finds the few that
  * do with one native regex scan per chunk instead of handling every event in JavaScript.
+ *
+ * With `literals` as well (strings every match of the marker contains), events are found at
+ * the byte level and only those holding one of the literals are decoded to text at all: a
+ * stream's text deltas then pass through without a single string being made of them.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -16,19 +20,59 @@ export interface StreamEvent {
   data: string;
 }
 
+const LF_LF = Buffer.from('\n\n');
+const CRLF_CRLF = Buffer.from('\r\n\r\n');
+const CR_CR = Buffer.from('\r\r');
+
 export class SseDecoder {
   private readonly text = new StringDecoder('utf8');
   private pending = '';
+  private readonly literals: Buffer[] | undefined;
+  /** With literals: the bytes after the last complete event. */
+  private tail: Buffer | undefined;
 
   /** `marker` must be a global regex; undefined parses every event. */
-  constructor(private readonly marker?: RegExp) {}
+  constructor(private readonly marker?: RegExp, literals?: readonly string[]) {
+    this.literals = marker === undefined || literals === undefined ? undefined : literals.map((literal) => Buffer.from(literal));
+  }
 
   push(chunk: Buffer): StreamEvent[] {
-    return this.drain(this.text.write(chunk), false);
+    if (this.literals === undefined) return this.drain(this.text.write(chunk), false);
+    const bytes = this.tail === undefined ? chunk : Buffer.concat([this.tail, chunk]);
+    const end = afterLastEvent(bytes);
+    if (end === -1) {
+      this.tail = bytes;
+      return [];
+    }
+    // A copy, so a small unfinished event does not keep a whole socket read alive.
+    this.tail = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
+    return this.literalEvents(bytes, end, this.literals);
+  }
+
+  /** The events in bytes[0..end) that hold a literal, each decoded alone (cut at blank lines: whole characters). */
+  private literalEvents(bytes: Buffer, end: number, literals: Buffer[]): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    for (let from = 0; from < end; ) {
+      let hit = -1;
+      for (const literal of literals) {
+        const at = bytes.indexOf(literal, from);
+        if (at !== -1 && at < end && (hit === -1 || at < hit)) hit = at;
+      }
+      if (hit === -1) break;
+      const eventEnd = Math.min(end, nextBlankLineEnd(bytes, hit));
+      events.push(...this.drain(bytes.toString('utf8', lastBlankLineEnd(bytes, hit), eventEnd), true));
+      from = eventEnd;
+    }
+    return events;
   }
 
   /** The stream ended: whatever is left is the last event (servers may omit the final blank line). */
   end(): StreamEvent[] {
+    if (this.literals !== undefined) {
+      const rest = this.tail;
+      this.tail = undefined;
+      return rest === undefined ? [] : this.drain(rest.toString('utf8'), true);
+    }
     return this.drain(this.text.end(), true);
   }
 
@@ -47,6 +91,30 @@ export class SseDecoder {
     this.pending = final ? '' : buffer.slice(boundary + 2) + (heldCr ? '\r' : '');
     return this.marker === undefined ? allEvents(complete) : markedEvents(complete, this.marker);
   }
+}
+
+/** The offset just past the last blank line (LF LF, CRLF CRLF or CR CR), or -1. */
+function afterLastEvent(bytes: Buffer): number {
+  const lf = bytes.lastIndexOf(LF_LF);
+  const crlf = bytes.lastIndexOf(CRLF_CRLF);
+  const cr = bytes.lastIndexOf(CR_CR);
+  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 4, cr === -1 ? -1 : cr + 2);
+}
+
+/** Where the event holding byte `at` starts: just past the blank line before it, or 0. Literals hold no line breaks. */
+function lastBlankLineEnd(bytes: Buffer, at: number): number {
+  const lf = bytes.lastIndexOf(LF_LF, at);
+  const crlf = bytes.lastIndexOf(CRLF_CRLF, at);
+  const cr = bytes.lastIndexOf(CR_CR, at);
+  return Math.max(0, lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : crlf + 4, cr === -1 ? 0 : cr + 2);
+}
+
+/** Where the event holding byte `at` ends: just past the next blank line, or the end of the bytes. */
+function nextBlankLineEnd(bytes: Buffer, at: number): number {
+  const lf = bytes.indexOf(LF_LF, at);
+  const crlf = bytes.indexOf(CRLF_CRLF, at);
+  const cr = bytes.indexOf(CR_CR, at);
+  return Math.min(lf === -1 ? bytes.length : lf + 2, crlf === -1 ? bytes.length : crlf + 4, cr === -1 ? bytes.length : cr + 2);
 }
 
 function allEvents(region: string): StreamEvent[] {

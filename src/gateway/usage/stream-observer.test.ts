@@ -17,10 +17,19 @@ function reply(route: Route, body: Record<string, unknown>, includeUsage = true)
 
 /** As the gateway reads a stream: blocks the observer does not want are never parsed. */
 function observeStream(protocol: GenerationProtocol, text: string) {
-  const observer = createStreamObserver(protocol);
-  const decoder = new SseDecoder(observer.marker);
-  for (const event of [...decoder.push(Buffer.from(text)), ...decoder.end()]) observer.onEvent(event);
-  const filtered = observer.result();
+  const bytes = Buffer.from(text);
+  let filtered: ReturnType<ReturnType<typeof createStreamObserver>['result']> | undefined;
+  // Whole, and cut into socket-sized, odd and single bytes: the byte gate must see every event.
+  for (const size of [bytes.length, 64, 7, 1]) {
+    const observer = createStreamObserver(protocol);
+    const decoder = new SseDecoder(observer.marker, observer.literals);
+    for (let at = 0; at < bytes.length; at += size) for (const event of decoder.push(bytes.subarray(at, at + size))) observer.onEvent(event);
+    for (const event of decoder.end()) observer.onEvent(event);
+    const result = observer.result();
+    if (filtered === undefined) filtered = result;
+    else expect(result, `chunks of ${size} bytes`).toEqual(filtered);
+  }
+  if (filtered === undefined) throw new Error('unreachable');
   // Reading every event gives the same usage and finish: the marker only saves work.
   const everything = createStreamObserver(protocol);
   const all = new SseDecoder();

@@ -21,6 +21,8 @@ import type { StreamEvent } from './sse-decoder.js';
 export interface StreamObserver {
   /** Matches the text of every event that can matter (global regex), so the rest are never parsed. */
   marker: RegExp;
+  /** Strings every match of `marker` contains: stream bytes holding none of them are never decoded. */
+  literals: readonly string[];
   onEvent(event: StreamEvent): void;
   result(): CallObservation;
 }
@@ -41,6 +43,7 @@ function anthropicObserver(): StreamObserver {
   };
   return {
     marker: /"type"\s*:\s*"(?:message_start|message_delta|error)"/g,
+    literals: ['"message_start"', '"message_delta"', '"error"'],
     onEvent({ event, data }) {
       if (event !== undefined && event !== 'message_start' && event !== 'message_delta' && event !== 'error') return;
       const payload = parseJsonSafe(data);
@@ -74,6 +77,8 @@ function chatObserver(): StreamObserver {
   return {
     // Usage comes in one final chunk; finish_reason is null until the choice ends.
     marker: /"usage"\s*:\s*\{|"finish_reason"\s*:\s*"|"error"\s*:/g,
+    // Every chunk says `"finish_reason": null` until the end, so this gate seldom closes for chat.
+    literals: ['"usage"', '"finish_reason"', '"error"'],
     onEvent({ data }) {
       if (data === '[DONE]') return;
       const chunk = parseJsonSafe(data);
@@ -95,6 +100,7 @@ function responsesObserver(): StreamObserver {
   const observation = emptyObservation();
   return {
     marker: /"type"\s*:\s*"(?:response\.(?:completed|incomplete|failed|created)|error)"/g,
+    literals: ['"response.completed"', '"response.incomplete"', '"response.failed"', '"response.created"', '"error"'],
     onEvent({ event, data }) {
       if (event !== undefined && !RESPONSES_FINAL.has(event) && event !== 'response.created' && event !== 'error') return;
       const payload = parseJsonSafe(data);
