@@ -28,9 +28,16 @@
  *
  * "Added" is the gateway's percentile minus the direct percentile. Targets (issue 5), for the
  * open loop and for the streams' total time: added p50 ≤ 1 ms, added p99 ≤ 5 ms; and stream
- * TTFB p50/p99 at most 1 ms later than direct. Each side runs 1 s unmeasured before each
- * measured phase (--warmup-seconds). The direct side's round-to-round spread is printed as
- * the resolution of the figures. --pin puts the proxy under test alone on CPU 1.
+ * TTFB p50/p99 at most 1 ms later than direct. Streams are judged on their times less the
+ * delay the simulator applied to each question (it says so in x-sim-delay-ms): a proxy that
+ * adds x ms shifts those by x just as it shifts the raw times, but the raw pooled median also
+ * moves with the mix of 97 simulated latencies (~0.5 ms round to round), the less-delay one
+ * ~0.15 ms. Raw figures are printed too. Each side runs 1 s unmeasured before each measured
+ * phase (--warmup-seconds). The direct side's round-to-round spread is printed as the
+ * resolution of the figures: a p99 target missed by less than it is "unresolved", not met.
+ * The gateway's own time per call (gateway_ms from its ledger) is printed as well: the share
+ * of the added time that is the gateway's work rather than the extra hop or the machine.
+ * --pin puts the proxy under test alone on CPU 1.
  * Writes bench/out/gateway-overhead[-pinned][-partial].json.
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -162,7 +169,7 @@ function cpuMs(pid) {
 }
 let firstError;
 
-/** One request; resolves with { ttfb, total } in ms since `since`. */
+/** One request; resolves with { ttfb, total } in ms since `since`, and the delay the simulator says it applied. */
 function send(base, path, body, since) {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } });
@@ -172,7 +179,7 @@ function send(base, path, body, since) {
         ttfb ??= performance.now() - since;
       });
       res.on('end', () => {
-        if (res.statusCode === 200) resolve({ ttfb, total: performance.now() - since });
+        if (res.statusCode === 200) resolve({ ttfb, total: performance.now() - since, simDelay: Number(res.headers['x-sim-delay-ms'] ?? NaN) });
         else {
           firstError ??= `HTTP ${res.statusCode}`;
           reject(new Error(`HTTP ${res.statusCode}`));
@@ -222,6 +229,12 @@ async function closedLoopStreams(base, seconds) {
   const until = performance.now() + seconds * 1000;
   const ttfb = [];
   const total = [];
+  // The same, less the simulator's own delay for that question (x-sim-delay-ms; the first event
+  // comes after half of it): what the machine and the hop added, without the spread of
+  // simulated latencies across the 97 questions — which alone moves the pooled median by more
+  // than a millisecond from round to round, the size of the target.
+  const ttfbExcess = [];
+  const totalExcess = [];
   let errors = 0;
   await Promise.all(Array.from({ length: STREAMS }, async (_, stream) => {
     for (let turn = 0; performance.now() < until; turn += 1) {
@@ -230,12 +243,14 @@ async function closedLoopStreams(base, seconds) {
         const r = await send(base, '/v1/messages', STREAM_BODIES[(stream + turn * 31) % STREAM_BODIES.length], since);
         ttfb.push(r.ttfb);
         total.push(r.total);
+        ttfbExcess.push(r.ttfb - r.simDelay / 2);
+        totalExcess.push(r.total - r.simDelay);
       } catch {
         errors += 1;
       }
     }
   }));
-  return { ttfb, total, errors };
+  return { ttfb, total, ttfbExcess, totalExcess, errors };
 }
 
 const quantile = (xs, q) => {
@@ -260,7 +275,7 @@ for (const side of SIDES) {
 }
 
 const loadBefore = loadavg()[0];
-const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0, perRound: [] }]));
+const fresh = () => Object.fromEntries(SIDES.map((side) => [side, { latencies: [], ttfb: [], ttfbExcess: [], totalExcess: [], errors: 0, rates: [], simMs: 0, proxyMs: 0, requests: 0, perRound: [], perRoundExcess: [] }]));
 const results = { sequential: fresh(), nonStreaming: fresh(), streaming: fresh() };
 /** When each measured gateway phase ran (epoch ms), to pick its calls out of the gateway ledger. */
 const gatewayWindows = [];
@@ -280,6 +295,11 @@ async function phase(name, side, pair, run, warm) {
   const latencies = r.latencies ?? r.total;
   into.latencies.push(...latencies);
   if (r.ttfb) into.ttfb.push(...r.ttfb);
+  if (r.ttfbExcess) {
+    into.ttfbExcess.push(...r.ttfbExcess);
+    into.totalExcess.push(...r.totalExcess);
+    into.perRoundExcess.push({ p50: +quantile(r.ttfbExcess, 0.5).toFixed(3), p99: +quantile(r.ttfbExcess, 0.99).toFixed(3) });
+  }
   const measured = r.ttfb ?? latencies;
   into.perRound.push({ p50: +quantile(measured, 0.5).toFixed(3), p99: +quantile(measured, 0.99).toFixed(3) });
   if (r.achievedRate) into.rates.push(Math.round(r.achievedRate));
@@ -336,6 +356,26 @@ const gatewayTime = {};
 const ledgerShow = spawnSync(process.execPath, [BIN, 'gateway', 'ledger', 'show', '--data-dir', dataDir], { encoding: 'utf8' });
 rmSync(dataDir, { recursive: true, force: true });
 
+/**
+ * Stream figures less the simulator's own delay per question: the same shift (a proxy that
+ * adds x ms moves every TTFB by x), measured without the mixture of 97 simulated latencies.
+ */
+function beyondDelay(sides) {
+  const ttfb = Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].ttfbExcess)]));
+  const total = Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].totalExcess)]));
+  return {
+    metric: 'time to first byte (and to the end) minus the delay the simulator applied to that question (ms)',
+    ttfb,
+    total,
+    ttfbAddedByGateway: added(ttfb.gateway, ttfb.direct),
+    ttfbAddedByNaiveProxy: added(ttfb.naive, ttfb.direct),
+    totalAddedByGateway: added(total.gateway, total.direct),
+    totalAddedByNaiveProxy: added(total.naive, total.direct),
+    perRound: Object.fromEntries(SIDES.map((side) => [side, sides[side].perRoundExcess])),
+    directRoundToRound: spread(sides.direct.perRoundExcess),
+  };
+}
+
 const figures = {};
 for (const [name, sides] of Object.entries(results)) {
   const metric = name === 'streaming' ? 'ttfb' : 'latencies';
@@ -345,7 +385,7 @@ for (const [name, sides] of Object.entries(results)) {
     ...s,
     addedByGateway: added(s.gateway, s.direct),
     addedByNaiveProxy: added(s.naive, s.direct),
-    ...(name === 'streaming' ? { total: Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].latencies)])) } : {}),
+    ...(name === 'streaming' ? { total: Object.fromEntries(SIDES.map((side) => [side, summary(sides[side].latencies)])), beyondSimulatorDelay: beyondDelay(sides) } : {}),
     ...(name === 'nonStreaming' ? { achievedRates: Object.fromEntries(SIDES.map((side) => [side, sides[side].rates])) } : {}),
     /** The gateway's own time before forwarding each call, from its ledger (see gatewayTime). */
     gatewayOwnMs: gatewayTime[name],
@@ -362,7 +402,8 @@ for (const [name, sides] of Object.entries(results)) {
   };
 }
 const { sequential: seq, nonStreaming: ns, streaming: st } = figures;
-const streamTotalAdded = added(st.total.gateway, st.total.direct);
+const beyond = st.beyondSimulatorDelay;
+const streamTotalAdded = beyond.totalAddedByGateway;
 // One-sided: "unchanged within 1 ms" is about the gateway making things slower; a negative
 // difference is the machine's noise (see directRoundToRound), not a gateway that speeds up.
 const checks = {
@@ -370,11 +411,28 @@ const checks = {
   nonStreamingAddedP99: ns.addedByGateway.p99 <= 5,
   streamTotalAddedP50: streamTotalAdded.p50 <= 1,
   streamTotalAddedP99: streamTotalAdded.p99 <= 5,
-  streamTtfbP50Within1ms: st.addedByGateway.p50 <= 1,
-  streamTtfbP99Within1ms: st.addedByGateway.p99 <= 1,
+  // Streams are judged less the simulator's delay per question (the same shift, measured finer);
+  // the pooled raw percentiles are reported beside them.
+  streamTtfbP50Within1ms: beyond.ttfbAddedByGateway.p50 <= 1,
+  streamTtfbP99Within1ms: beyond.ttfbAddedByGateway.p99 <= 1,
   noErrors: Object.values(figures).every((f) => Object.values(f.errors).every((e) => e === 0)),
   // When the simulator alone cannot keep the rate, open-loop latencies measure this machine's backlog, not the gateway.
   machineKeptTheRate: ns.achievedRates.direct.every((r) => r >= RATE * 0.95),
+};
+/**
+ * A missed target whose excess lies inside the direct path's own round-to-round spread at that
+ * percentile cannot be told from this machine's noise: "unresolved", not "met".
+ */
+const resolution = {
+  nonStreamingAddedP99: ns.directRoundToRound.p99,
+  streamTotalAddedP99: beyond.directRoundToRound.p99,
+  streamTtfbP99Within1ms: beyond.directRoundToRound.p99,
+};
+const LIMITS = { nonStreamingAddedP99: [ns.addedByGateway.p99, 5], streamTotalAddedP99: [streamTotalAdded.p99, 5], streamTtfbP99Within1ms: [beyond.ttfbAddedByGateway.p99, 1] };
+const outcome = (name) => {
+  if (checks[name]) return 'met';
+  const [value, limit] = LIMITS[name] ?? [Infinity, 0];
+  return name in resolution && value - limit <= resolution[name] ? 'unresolved' : 'MISSED';
 };
 const report = {
   when: new Date().toISOString(),
@@ -391,6 +449,8 @@ const report = {
   simRequests: simStats.map((s) => s.server?.requests),
   gatewayLedger: ledgerShow.stdout.trim().split('\n').slice(0, 4),
   checks,
+  outcomes: Object.fromEntries(Object.keys(checks).map((name) => [name, outcome(name)])),
+  resolution,
   streamTotalAdded,
   pass: checks.nonStreamingAddedP50 && checks.nonStreamingAddedP99 && checks.streamTotalAddedP50 && checks.streamTotalAddedP99 && checks.streamTtfbP50Within1ms && checks.streamTtfbP99Within1ms && checks.noErrors,
 };
@@ -404,10 +464,11 @@ process.stdout.write(`${row(`sequential (${seq.gateway.n} req/side)`, seq)}\n`);
 process.stdout.write(`${row(`open loop ${RATE}/s (${ns.gateway.n} req/side)`, ns)}\n`);
 process.stdout.write(`${row(`${STREAMS} streams, TTFB (${st.gateway.n})`, st)}\n`);
 process.stdout.write(`  the gateway's own time before forwarding (gateway_ms in its ledger): sequential p50 ${fmt(seq.gatewayOwnMs.p50)} p99 ${fmt(seq.gatewayOwnMs.p99)} | open loop ${fmt(ns.gatewayOwnMs.p50)} ${fmt(ns.gatewayOwnMs.p99)} | streams ${fmt(st.gatewayOwnMs.p50)} ${fmt(st.gatewayOwnMs.p99)} (p99.9 ${st.gatewayOwnMs.p999.toFixed(2)})\n`);
+process.stdout.write(`  streams less the simulator's delay per question (judged): TTFB direct ${fmt(beyond.ttfb.direct.p50)} ${fmt(beyond.ttfb.direct.p99)} | naive proxy ${fmt(beyond.ttfb.naive.p50)} ${fmt(beyond.ttfb.naive.p99)} | gateway ${fmt(beyond.ttfb.gateway.p50)} ${fmt(beyond.ttfb.gateway.p99)} | added by gateway ${fmt(beyond.ttfbAddedByGateway.p50)} ${fmt(beyond.ttfbAddedByGateway.p99)} (naive ${fmt(beyond.ttfbAddedByNaiveProxy.p50).trim()} ${fmt(beyond.ttfbAddedByNaiveProxy.p99).trim()}); total time added ${fmt(beyond.totalAddedByGateway.p50)} ${fmt(beyond.totalAddedByGateway.p99)}; direct round to round ${fmt(beyond.directRoundToRound.p50)} ${fmt(beyond.directRoundToRound.p99)}\n`);
 process.stdout.write(`  streams, total time: direct ${fmt(st.total.direct.p50)} ${fmt(st.total.direct.p99)} | gateway ${fmt(st.total.gateway.p50)} ${fmt(st.total.gateway.p99)}\n`);
 process.stdout.write(`  round-to-round spread of the direct side (the resolution): sequential ${fmt(seq.directRoundToRound.p50)} ${fmt(seq.directRoundToRound.p99)} | open loop ${fmt(ns.directRoundToRound.p50)} ${fmt(ns.directRoundToRound.p99)} | stream TTFB ${fmt(st.directRoundToRound.p50)} ${fmt(st.directRoundToRound.p99)}\n`);
 if (!checks.machineKeptTheRate) process.stdout.write(`note: the simulator alone reached only ${ns.achievedRates.direct.join('/')} of ${RATE} requests/s here: the open-loop figures measure this machine's backlog\n`);
 if (firstError) process.stdout.write(`first error: ${firstError}\n`);
-const verdictOf = (ok) => (ok ? 'met' : 'MISSED');
-process.stdout.write(`targets: open loop added p50 ≤ 1 ms ${verdictOf(checks.nonStreamingAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.nonStreamingAddedP99)}; streams added p50 ≤ 1 ms ${verdictOf(checks.streamTotalAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.streamTotalAddedP99)} (+${fmt(streamTotalAdded.p50).trim()} / +${fmt(streamTotalAdded.p99).trim()}); stream TTFB at most 1 ms later: p50 ${verdictOf(checks.streamTtfbP50Within1ms)}, p99 ${verdictOf(checks.streamTtfbP99Within1ms)}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);
+const verdictOf = (ok, name) => (name === undefined ? (ok ? 'met' : 'MISSED') : outcome(name));
+process.stdout.write(`targets: open loop added p50 ≤ 1 ms ${verdictOf(checks.nonStreamingAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.nonStreamingAddedP99, 'nonStreamingAddedP99')}; streams added p50 ≤ 1 ms ${verdictOf(checks.streamTotalAddedP50)}, p99 ≤ 5 ms ${verdictOf(checks.streamTotalAddedP99, 'streamTotalAddedP99')} (+${fmt(streamTotalAdded.p50).trim()} / +${fmt(streamTotalAdded.p99).trim()}); stream TTFB at most 1 ms later: p50 ${verdictOf(checks.streamTtfbP50Within1ms)}, p99 ${verdictOf(checks.streamTtfbP99Within1ms, 'streamTtfbP99Within1ms')}; errors ${checks.noErrors ? 'none' : 'SOME'}\n`);
 process.exit(0);

@@ -1,7 +1,7 @@
 /**
  * Relays an upstream response to the client. A stream is passed through chunk by chunk —
  * every chunk is written the moment it comes, so its first byte reaches the client when
- * upstream sends it — and a copy of each chunk goes to the usage observer. Any other body
+ * upstream sends it — and each chunk goes to the usage observer once it has left. Any other body
  * (a JSON reply, an error) is read whole, scrubbed and sent in one write.
  *
  * `finish` runs exactly once, after the last upstream byte and before the client's
@@ -44,11 +44,22 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
   let kept = 0;
   let ttfbMs: number | undefined;
   let done = false;
+  // Chunks relayed but not yet observed. Node sends a chunked write on the next tick (it corks
+  // the socket until then), so usage is read in a tick queued after that one: the bytes leave
+  // first, and reading message_start's JSON is not part of anyone's time to first byte.
+  const unobserved: Buffer[] = [];
+  let observing = false;
+  const observeRelayed = (): void => {
+    observing = false;
+    for (const chunk of unobserved) observe?.(chunk);
+    unobserved.length = 0;
+  };
 
   return new Promise((resolve) => {
     const end = (result: Omit<RelayEnd, 'ttfbMs' | 'body'>): void => {
       if (done) return;
       done = true;
+      observeRelayed();
       const body = buffered ? scrub.body(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)) : undefined;
       const outcome: RelayEnd = { ...result, body, ttfbMs };
       options.finish(outcome);
@@ -78,7 +89,11 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
       }
       // The client first, the bookkeeping after: parsing the chunk's usage must not delay it.
       const flowing = client.write(scrub.chunk(chunk));
-      observe(chunk);
+      unobserved.push(chunk);
+      if (!observing) {
+        observing = true;
+        process.nextTick(observeRelayed);
+      }
       if (!flowing) response.pause();
     });
     client.on('drain', () => response.resume());

@@ -20,6 +20,14 @@ export interface StreamEvent {
   data: string;
 }
 
+/** Each observer's few literals, as bytes once per process rather than once per call. */
+const LITERAL_BYTES = new Map<string, Buffer>();
+function literalBytes(literal: string): Buffer {
+  let bytes = LITERAL_BYTES.get(literal);
+  if (bytes === undefined) LITERAL_BYTES.set(literal, (bytes = Buffer.from(literal)));
+  return bytes;
+}
+
 const LF_LF = Buffer.from('\n\n');
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
 const CR_CR = Buffer.from('\r\r');
@@ -33,7 +41,7 @@ export class SseDecoder {
 
   /** `marker` must be a global regex; undefined parses every event. */
   constructor(private readonly marker?: RegExp, literals?: readonly string[]) {
-    this.literals = marker === undefined || literals === undefined ? undefined : literals.map((literal) => Buffer.from(literal));
+    this.literals = marker === undefined || literals === undefined ? undefined : literals.map(literalBytes);
   }
 
   push(chunk: Buffer): StreamEvent[] {

@@ -102,3 +102,26 @@ describe('POST /v1/messages', () => {
 function firstText(message: AnthropicMessage): string | undefined {
   return message.content.find((block) => block.type === 'text')?.text;
 }
+
+describe('x-sim-delay-ms', () => {
+  it('says the delay the simulator applies: the simulated latency times the scale; a stream’s first event comes after half of it', async () => {
+    const slow = await startSimServer({ seed: SEED, latencyScale: 0.5 });
+    try {
+      const body = { model: 'sim-small', system: SKILL, messages: [{ role: 'user', content: USER }], max_tokens: 50 };
+      const messages: ChatMessage[] = [{ role: 'system', content: SKILL }, { role: 'user', content: USER }];
+      const engine = simulate({ model: 'sim-small', messages, maxTokens: 50, temperature: 1, n: 1 }, { seed: SEED });
+      const started = performance.now();
+      const response = await fetch(`${slow.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }) });
+      const delay = Number(response.headers.get('x-sim-delay-ms'));
+      expect(delay).toBeCloseTo(engine.latencyMs * 0.5, 3);
+      const reader = response.body?.getReader();
+      await reader?.read();
+      // Timers fire no earlier than asked (less a millisecond of timer rounding).
+      expect(performance.now() - started).toBeGreaterThanOrEqual(delay / 2 - 1);
+      await reader?.cancel();
+      expect((await post('/v1/messages', body)).headers.get('x-sim-delay-ms')).toBe('0.000');
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -120,6 +120,10 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
     // Says which fault was injected, so a test harness can tell "slow on purpose" from "slow
     // because the machine is busy".
     if (fault !== undefined) headers['x-sim-fault'] = fault;
+    // The delay it is about to apply (a stream's first event comes after half of it): a load
+    // test subtracts it to see the time a proxy or the machine added, without the spread of
+    // simulated latencies across prompts in the way.
+    headers['x-sim-delay-ms'] = delayMs.toFixed(3);
     if (reply.kind === 'sse') return sendSse(response, reply.events, delayMs, headers, fault === 'invalidJson');
     await sleep(delayMs);
     const text = JSON.stringify(reply.body);
