@@ -119,7 +119,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return reply(errorReply(family, 400, 'isobudget gateway: the request body must be a JSON object', { code: 'invalid_json' }));
     }
-    await forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, text, started });
+    // Returned, not awaited: this frame (the body, raw and parsed) is done with once the call is on its way.
+    return forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, text, started });
   }
 
   const server = createServer({ keepAlive: true, noDelay: true }, (request, response) => {

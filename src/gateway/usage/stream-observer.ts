@@ -21,8 +21,12 @@ import type { StreamEvent } from './sse-decoder.js';
 export interface StreamObserver {
   /** Matches the text of every event that can matter (global regex), so the rest are never parsed. */
   marker: RegExp;
-  /** Strings every match of `marker` contains: stream bytes holding none of them are never decoded. */
-  literals: readonly string[];
+  /**
+   * Strings one of which every match of `marker` contains: stream bytes holding none of them
+   * are never decoded. Each is a scan of every chunk, so fewer is better; undefined when nearly
+   * every event would hold one anyway (then decoding the chunk once is cheaper).
+   */
+  literals: readonly string[] | undefined;
   onEvent(event: StreamEvent): void;
   result(): CallObservation;
 }
@@ -43,7 +47,8 @@ function anthropicObserver(): StreamObserver {
   };
   return {
     marker: /"type"\s*:\s*"(?:message_start|message_delta|error)"/g,
-    literals: ['"message_start"', '"message_delta"', '"error"'],
+    // `"message_` covers message_start and message_delta (and message_stop, parsed for nothing) in one scan.
+    literals: ['"message_', '"error"'],
     onEvent({ event, data }) {
       if (event !== undefined && event !== 'message_start' && event !== 'message_delta' && event !== 'error') return;
       const payload = parseJsonSafe(data);
@@ -77,8 +82,8 @@ function chatObserver(): StreamObserver {
   return {
     // Usage comes in one final chunk; finish_reason is null until the choice ends.
     marker: /"usage"\s*:\s*\{|"finish_reason"\s*:\s*"|"error"\s*:/g,
-    // Every chunk says `"finish_reason": null` until the end, so this gate seldom closes for chat.
-    literals: ['"usage"', '"finish_reason"', '"error"'],
+    // Every chunk says `"finish_reason": null` until the end: a byte gate would open for each one.
+    literals: undefined,
     onEvent({ data }) {
       if (data === '[DONE]') return;
       const chunk = parseJsonSafe(data);
