@@ -9,8 +9,7 @@ const EXPECTED: StreamEvent[] = [
   { event: undefined, data: '[DONE]' },
 ];
 
-function decodeInPieces(bytes: Buffer, cuts: number[]): StreamEvent[] {
-  const decoder = new SseDecoder();
+function decodeInPieces(bytes: Buffer, cuts: number[], decoder = new SseDecoder()): StreamEvent[] {
   const events: StreamEvent[] = [];
   let start = 0;
   for (const cut of [...cuts, bytes.length]) {
@@ -60,16 +59,7 @@ describe('SseDecoder with a marker', () => {
 describe('SseDecoder with a marker and literals (events gated at the byte level)', () => {
   const text = 'event: a\ndata: {"type":"keep","n":"é✓"}\n\nevent: b\ndata: {"type":"skip"}\n\n: comment\n\ndata: {"type":"skip","t":"日本"}\n\ndata: {"type":"keep","n":2}\n\ndata: {"type":"keep","n":3}';
   const expected: StreamEvent[] = [{ event: 'a', data: '{"type":"keep","n":"é✓"}' }, { event: undefined, data: '{"type":"keep","n":2}' }, { event: undefined, data: '{"type":"keep","n":3}' }];
-  const gated = (bytes: Buffer, cuts: number[]): StreamEvent[] => {
-    const decoder = new SseDecoder(/"type":"keep"/g, ['"keep"']);
-    const events: StreamEvent[] = [];
-    let start = 0;
-    for (const cut of [...cuts, bytes.length]) {
-      events.push(...decoder.push(bytes.subarray(start, cut)));
-      start = cut;
-    }
-    return [...events, ...decoder.end()];
-  };
+  const gated = (bytes: Buffer, cuts: number[]): StreamEvent[] => decodeInPieces(bytes, cuts, new SseDecoder(/"type":"keep"/g, ['"keep"']));
 
   test.each([
     ['LF', '\n'],
