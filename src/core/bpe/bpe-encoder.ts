@@ -37,18 +37,7 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   let starts = new Int32Array(257);
   let ranks = new Int32Array(257);
 
-  /** Writes the piece's UTF-8 into `scratch`; returns its length. */
-  function bytesOf(piece: string): number {
-    if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
-    for (let i = 0; i < piece.length; i += 1) {
-      const code = piece.charCodeAt(i);
-      if (code >= 0x80) return textEncoder.encodeInto(piece, scratch).written;
-      scratch[i] = code;
-    }
-    return piece.length;
-  }
-
-  /** Like bytesOf, for text[start..end) without cutting it out (ASCII, the common case, needs no copy). */
+  /** Writes the UTF-8 of text[start..end) into `scratch`; returns its length. ASCII, the common case, is copied without cutting the piece out. */
   function bytesOfRange(text: string, start: number, end: number): number {
     const length = end - start;
     if (scratch.length < length * 3) scratch = new Uint8Array(length * 3);
@@ -97,7 +86,7 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   }
 
   function encodePiece(piece: string, out: number[]): void {
-    const length = bytesOf(piece);
+    const length = bytesOfRange(piece, 0, piece.length);
     const whole = index.get(scratch, 0, length);
     if (whole >= 0) {
       out.push(whole);
