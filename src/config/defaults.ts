@@ -22,6 +22,8 @@ export const DEFAULTS = {
   maxLatencyGrowthRatio: 1.3,
   bootstrapRounds: 2000,
   confidence: 0.95,
+  /** Share of an arm's paths that may end in an error (provider, scorer, timeout) before the verdict is `invalid`. */
+  maxErrorRate: 0.05,
   executor: 'chat',
   /** `agent` executor: model calls per path at most, and one tool call's time limit (ms). */
   agentMaxTurns: 8,

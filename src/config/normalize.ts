@@ -65,6 +65,12 @@ function variant(role: Role, raw: RawExperimentConfig, context: Context): Varian
 function scorer(raw: RawScorer | undefined, path: KeyPath, context: Context): ScorerConfig {
   const value = raw ?? DEFAULTS.scorer;
   const s = typeof value === 'string' ? { type: value } : value;
+  const config = scorerOfType(s, path, context);
+  const outputField = 'output_field' in s ? s.output_field : undefined;
+  return outputField === undefined ? config : { ...config, outputField };
+}
+
+function scorerOfType(s: Exclude<RawScorer, string> | { type: Extract<RawScorer, string> }, path: KeyPath, context: Context): ScorerConfig {
   switch (s.type) {
     case 'exact':
     case 'normalized':
@@ -182,6 +188,7 @@ export function normalizeConfig(
       maxLatencyGrowthRatio: raw.gates?.max_latency_growth_ratio ?? DEFAULTS.maxLatencyGrowthRatio,
       bootstrapRounds: raw.gates?.bootstrap_rounds ?? DEFAULTS.bootstrapRounds,
       confidence: raw.gates?.confidence ?? DEFAULTS.confidence,
+      ...(raw.gates?.max_error_rate === undefined ? {} : { maxErrorRate: raw.gates.max_error_rate }),
     },
     variants,
     executor: typeof raw.executor === 'object' && raw.executor.type === 'agent' ? normalizeAgentExecutor(raw.executor, context.configDir, files, context.problems)

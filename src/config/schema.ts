@@ -9,6 +9,7 @@ import { agentExecutorSchema } from './agent-schema.js';
 import { commandExecutorSchema } from './command-executor-schema.js';
 import { DEFAULTS } from './defaults.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
+import { parseOutputField } from '../core/output-field.js';
 
 export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'sim'] as const;
 
@@ -133,15 +134,22 @@ const gates = z
     max_latency_growth_ratio: opt(z.number().positive(), 'Maximum p95 latency ratio candidate/baseline.', DEFAULTS.maxLatencyGrowthRatio),
     bootstrap_rounds: opt(positiveInt(), 'Bootstrap resamples over cases.', DEFAULTS.bootstrapRounds),
     confidence: opt(z.number().gt(0).lt(1), 'Two-sided confidence level of every interval, e.g. 0.95.', DEFAULTS.confidence),
+    max_error_rate: opt(z.number().min(0).max(1), 'Largest share of an arm\'s paths that may end in a provider error, scorer error or timeout before the verdict is invalid (0–1).', DEFAULTS.maxErrorRate),
   })
   .meta({ description: 'Verdict thresholds.' });
 
+const OUTPUT_FIELD_HELP = 'Dotted path into the output parsed as JSON (JSON Lines: the last line that has it), e.g. `result` for `claude -p --output-format json`, `item[type=agent_message].text` for `codex exec --json`; the value found there is what gets scored. A missing path or non-JSON output is a scorer error.';
+/** `scorer.output_field`: the syntax is checked here, the lookup happens in scorers/output-field.ts. */
+const outputField = () => opt(z.string().refine((path) => parseOutputField(path) !== undefined, { error: 'must be a dotted path such as `result` or `item[type=agent_message].text`' }), OUTPUT_FIELD_HELP);
+const EXPECTED_FIELD_HELP = 'Dotted path into an object `expected` holding the answer.';
+
 const scorerObject = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
-  z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
+  z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), output_field: outputField() }),
+  z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), output_field: outputField() }),
   z.strictObject({
     type: z.literal('contains'),
-    field: opt(nonEmpty(), 'Output JSON field to search.'),
+    field: opt(nonEmpty(), EXPECTED_FIELD_HELP),
+    output_field: outputField(),
     ignore_case: opt(z.boolean(), 'Case-insensitive match.', DEFAULTS.containsIgnoreCase),
   }),
   z
@@ -149,6 +157,7 @@ const scorerObject = z.discriminatedUnion('type', [
       type: z.literal('regex'),
       pattern: opt(z.string(), 'Regular expression (default: the case\'s expected value).'),
       flags: opt(z.string(), 'JavaScript RegExp flags, e.g. i.', DEFAULTS.regexFlags),
+      output_field: outputField(),
     })
     .superRefine((s, ctx) => {
       try {
@@ -164,21 +173,25 @@ const scorerObject = z.discriminatedUnion('type', [
     type: z.literal('numeric'),
     tolerance: opt(z.number().min(0), 'Allowed absolute (or relative) difference.', DEFAULTS.numericTolerance),
     relative: opt(z.boolean(), 'Compare |a−b| / |expected| instead of |a−b|.', DEFAULTS.numericRelative),
+    output_field: outputField(),
   }),
   z.strictObject({
     type: z.literal('json'),
     fields: opt(z.array(nonEmpty()).min(1), 'Only compare these top-level fields.'),
     schema: opt(z.record(z.string(), z.unknown()), 'JSON Schema the output must satisfy.'),
+    output_field: outputField(),
   }),
   z.strictObject({
     type: z.literal('module'),
     module: nonEmpty().meta({ description: 'ES module file (relative to this YAML) exporting the scorer.' }),
     export: opt(nonEmpty(), 'Export name.', DEFAULTS.moduleExport),
+    output_field: outputField(),
   }),
   z.strictObject({
     type: z.literal('command'),
     argv: z.array(nonEmpty()).min(1).meta({ description: 'Program and arguments, run without a shell.' }),
     timeout_ms: opt(positiveInt(), 'Timeout in milliseconds.', DEFAULTS.commandTimeoutMs),
+    output_field: outputField(),
   }),
   z.strictObject({
     type: z.literal('judge'),
@@ -187,6 +200,7 @@ const scorerObject = z.discriminatedUnion('type', [
     dimensions: opt(z.array(nonEmpty()).min(1), 'Dimensions scored and reported separately; the first decides pass/fail.', [...DEFAULTS.judgeDimensions]),
     pass_threshold: opt(z.number().min(0).max(1), 'A path passes when its first dimension scores at least this (0–1).', DEFAULTS.judgePassThreshold),
     max_tokens: opt(positiveInt(), 'max_tokens of each judge call.', DEFAULTS.judgeMaxTokens),
+    output_field: outputField(),
   }),
 ]);
 

@@ -29,7 +29,7 @@ export interface VariantConfig {
   temperature: number;
 }
 
-export type ScorerConfig =
+export type ScorerConfig = (
   | { type: 'exact'; field?: string }
   | { type: 'normalized'; field?: string }
   | { type: 'contains'; field?: string; ignoreCase: boolean }
@@ -38,7 +38,14 @@ export type ScorerConfig =
   | { type: 'json'; fields?: string[]; schema?: Record<string, unknown> }
   | { type: 'module'; module: string; export: string }
   | { type: 'command'; argv: string[]; timeoutMs: number }
-  | { type: 'judge'; model: string; rubric: string; dimensions: string[]; passThreshold: number; maxTokens: number };
+  | { type: 'judge'; model: string; rubric: string; dimensions: string[]; passThreshold: number; maxTokens: number }
+) & {
+  /**
+   * `output_field`: a dotted path (core/output-field.ts) into the output parsed as JSON; the
+   * value found there is what the scorer sees. `field`, where a scorer has it, reads `expected`.
+   */
+  outputField?: string;
+};
 
 export type SelectorConfig =
   | { type: 'oracle' }
@@ -104,6 +111,12 @@ export interface GatesConfig {
   bootstrapRounds: number;
   /** Two-sided confidence level of every interval (0.95 → 95% CIs). */
   confidence: number;
+  /**
+   * Largest share (0–1) of any arm's paths that may end in a provider error, a scorer error or
+   * a timeout before the verdict is `invalid`. Undefined: DEFAULTS.maxErrorRate (0.05) — left
+   * unset unless configured, so configs that do not name it keep their hash.
+   */
+  maxErrorRate?: number;
 }
 
 export interface BudgetConfig {

@@ -8,6 +8,7 @@ import { judgeScorer } from './judge/judge-scorer.js';
 import { moduleScorer } from './module.js';
 import { normalizedScorer } from './normalized.js';
 import { numericScorer } from './numeric.js';
+import { withOutputField } from './output-field.js';
 import { regexScorer } from './regex.js';
 import type { Scorer } from './spec.js';
 
@@ -16,6 +17,11 @@ import type { Scorer } from './spec.js';
  * (invalid regex or schema, unreadable module) so they fail before the run starts.
  */
 export function createScorer(config: ScorerConfig): Scorer {
+  const scorer = scorerOfType(config);
+  return config.outputField === undefined ? scorer : withOutputField(scorer, config.outputField);
+}
+
+function scorerOfType(config: ScorerConfig): Scorer {
   switch (config.type) {
     case 'exact':
       return exactScorer(withField(config.field));
