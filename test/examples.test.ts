@@ -28,7 +28,7 @@ describe.concurrent('examples end with their verdicts', () => {
     expect(verdict.same_budget?.cases).toBeGreaterThanOrEqual(200);
     expect(verdict.bestofn_on?.n).toBe(8);
     if (name === 'date-parser') {
-      expect(verdict.same_budget?.ci95[0]).toBeGreaterThan(0);
+      expect(verdict.same_budget?.ci95?.[0]).toBeGreaterThan(0);
       expect(verdict.same_budget?.tokens_per_success_growth).toBeLessThanOrEqual(1.15);
     }
     if (name === 'verbose-judge') {

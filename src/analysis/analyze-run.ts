@@ -9,7 +9,8 @@ import type { BootstrapEstimate } from '../stats/index.js';
 import { armName } from '../runner/plan.js';
 import { armMetrics, type ArmMetrics } from './arm-metrics.js';
 import { caseTable, type ArmCases } from './case-table.js';
-import { comparePasses, compareTokens, differenceInDifferencesOf, p95LatencyRatio, type BootstrapSettings, type Estimate, type PassComparison, type TokenComparison } from './compare.js';
+import { comparePasses, compareTokens, differenceInDifferencesOf, p95LatencyRatio, significantlyWorse, type BootstrapSettings, type Estimate, type PassComparison, type TokenComparison } from './compare.js';
+import { isOverBudget } from './over-budget.js';
 import { categoryDeltas, type CategoryDelta } from './categories.js';
 import { didKey, passKey, sharedBootstrap, tokensKey, type SharedEstimates } from './shared-bootstrap.js';
 
@@ -17,8 +18,10 @@ export interface AnalysisContext {
   runId: string;
   experiment: string;
   split: string;
-  /** B (tokens). */
-  budget: number;
+  /** B (tokens); undefined when unknown (a seed-format ledger that does not say, and no --budget). */
+  budget: number | undefined;
+  /** Where B came from (default `config`): the run's config, `--budget`, the ledger's rows, or nowhere. */
+  budgetSource?: BudgetSource;
   bestOfN: readonly number[];
   baselineId: string;
   candidateId: string;
@@ -27,6 +30,8 @@ export interface AnalysisContext {
   /** Arms the run declared B not binding for (from the manifest). */
   nonBindingArms: readonly string[];
 }
+
+export type BudgetSource = 'config' | 'flag' | 'ledger' | 'unknown';
 
 export interface BestOfNComparison {
   n: number;
@@ -51,6 +56,7 @@ export interface RegressionSetResult {
 }
 
 export interface Invariants {
+  /** Units that billed more than B (0 when B is unknown: nothing to check against). */
   overBudgetUnits: number;
   missingArms: string[];
   /** Arms that ran on a different case set than baseline_single. */
@@ -87,7 +93,7 @@ export function analyzeResults(results: readonly ResultRecord[], context: Analys
   );
   const passes = comparePasses(get(A), get(B), [A, B], settings, shared?.get(passKey(A, B)));
   const sameBudget = { passes, tokens: compareTokens(get(A), get(B), settings, tokensOf(shared, A, B)), p95LatencyRatio: p95LatencyRatio(get(A), get(B)) };
-  const metrics = armMetrics(evaluated);
+  const metrics = armMetrics(evaluated, context.budget);
   const bestOfN: BestOfNComparison[] = [];
   for (const n of ns) {
     const C = armName('baseline', n);
@@ -133,9 +139,7 @@ function regressionSet(results: readonly ResultRecord[], settings: BootstrapSett
   const comparison = comparePasses(a, b, [A, B], settings);
   if (!comparison) return undefined;
   const lost = [...a.keys()].filter((id) => (a.get(id)?.pass ?? 0) > (b.get(id)?.pass ?? 0)).sort();
-  // As for categories: the CI and, for 0/1 outcomes, the exact McNemar test must both agree.
-  const significant = comparison.mcnemarP === undefined || comparison.mcnemarP < 1 - settings.confidence;
-  return { cases: comparison.cases, comparison, worse: comparison.delta.ci[1] < 0 && significant, lost };
+  return { cases: comparison.cases, comparison, worse: significantlyWorse(comparison, 1 - settings.confidence), lost };
 }
 
 function invariants(results: readonly ResultRecord[], table: Map<string, ArmCases>, context: AnalysisContext): Invariants {
@@ -143,7 +147,7 @@ function invariants(results: readonly ResultRecord[], table: Map<string, ArmCase
   const reference = table.get(armName('baseline', 1));
   const referenceIds = reference ? [...reference.keys()].sort().join('\n') : '';
   return {
-    overBudgetUnits: results.filter((r) => r.over_budget || (r.total_tokens !== undefined && r.total_tokens > r.budget)).length,
+    overBudgetUnits: results.filter((r) => isOverBudget(r, context.budget)).length,
     missingArms: expected.filter((arm) => !table.has(arm)),
     mismatchedArms: [...table.entries()].filter(([, cases]) => [...cases.keys()].sort().join('\n') !== referenceIds).map(([arm]) => arm),
     callsMissingUsage: results.reduce((acc, r) => acc + r.calls_missing_usage, 0),

@@ -5,6 +5,8 @@
 import type { ResultRecord } from '../ledger/records.js';
 import { passAtK } from '../stats/pass-at-k.js';
 import { quantile } from '../stats/quantile.js';
+import { isOverBudget } from './over-budget.js';
+import { armErrors, type ArmErrors } from './path-errors.js';
 
 export interface ArmMetrics {
   arm: string;
@@ -33,22 +35,26 @@ export interface ArmMetrics {
   budgetExhaustedRate: number;
   callsMissingUsage: number;
   unitsMissingTokens: number;
+  /** Units that billed more than B (B of the analysis when it has one, else the unit's own). */
   overBudgetUnits: number;
   calls: number;
   retries: number;
+  /** Paths that ended in a provider error, a scorer error or a timeout. */
+  errors: ArmErrors;
 }
 
-export function armMetrics(results: readonly ResultRecord[]): ArmMetrics[] {
+/** `budget`: B (tokens) the units are checked against; undefined: each unit's own `budget`. */
+export function armMetrics(results: readonly ResultRecord[], budget?: number): ArmMetrics[] {
   const byArm = new Map<string, ResultRecord[]>();
   for (const result of results) {
     const list = byArm.get(result.arm);
     if (list) list.push(result);
     else byArm.set(result.arm, [result]);
   }
-  return [...byArm.values()].map(metricsOf).sort((a, b) => a.n - b.n || (a.variant === b.variant ? 0 : a.variant === 'baseline' ? -1 : 1));
+  return [...byArm.values()].map((records) => metricsOf(records, budget)).sort((a, b) => a.n - b.n || (a.variant === b.variant ? 0 : a.variant === 'baseline' ? -1 : 1));
 }
 
-function metricsOf(records: ResultRecord[]): ArmMetrics {
+function metricsOf(records: ResultRecord[], budget: number | undefined): ArmMetrics {
   const first = records[0] as ResultRecord;
   const n = first.n;
   const units = records.length;
@@ -80,9 +86,10 @@ function metricsOf(records: ResultRecord[]): ArmMetrics {
     budgetExhaustedRate: paths === 0 ? 0 : exhausted / paths,
     callsMissingUsage: records.reduce((acc, r) => acc + r.calls_missing_usage, 0),
     unitsMissingTokens: units - known.length,
-    overBudgetUnits: records.filter((r) => r.over_budget).length,
+    overBudgetUnits: records.filter((r) => isOverBudget(r, budget)).length,
     calls: records.reduce((acc, r) => acc + r.calls, 0),
     retries: records.reduce((acc, r) => acc + r.retries, 0),
+    errors: armErrors(records),
   };
 }
 

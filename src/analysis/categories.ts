@@ -7,7 +7,7 @@
  * handful of cases a small category has.
  */
 import type { ArmCases } from './case-table.js';
-import { comparePasses, type BootstrapSettings, type Estimate } from './compare.js';
+import { comparePasses, significantlyWorse, type BootstrapSettings, type Estimate } from './compare.js';
 
 export interface CategoryDelta {
   category: string;
@@ -37,7 +37,6 @@ export function categoryDeltas(baseline: ArmCases, candidate: ArmCases, settings
   for (const [category, ids] of [...byCategory.entries()].sort(([x], [y]) => (x < y ? -1 : 1))) {
     const comparison = comparePasses(subset(baseline, ids), subset(candidate, ids), ['baseline', 'candidate'], adjusted);
     if (!comparison) continue;
-    const significant = comparison.mcnemarP === undefined || comparison.mcnemarP < alpha;
     deltas.push({
       category,
       cases: comparison.cases,
@@ -46,7 +45,7 @@ export function categoryDeltas(baseline: ArmCases, candidate: ArmCases, settings
       delta: comparison.delta,
       mcnemarP: comparison.mcnemarP,
       confidence: adjusted.confidence,
-      worse: comparison.delta.ci[1] < 0 && significant,
+      worse: significantlyWorse(comparison, alpha),
     });
   }
   return deltas;

@@ -110,6 +110,17 @@ export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [s
   };
 }
 
+/**
+ * The candidate is significantly worse: the interval's upper bound is below 0 AND, for 0/1
+ * outcomes, the exact McNemar test agrees at level `alpha` — the bootstrap alone is
+ * overconfident on the few cases a category or a small run has. An undefined interval (too
+ * few cases) is never "worse".
+ */
+export function significantlyWorse(comparison: PassComparison, alpha: number): boolean {
+  const agrees = comparison.mcnemarP === undefined || comparison.mcnemarP < alpha;
+  return comparison.delta.ci[1] < 0 && agrees;
+}
+
 export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings: BootstrapSettings, shared?: { tps: BootstrapEstimate; total: BootstrapEstimate }): TokenComparison | undefined {
   const ids = [...baseline.keys()].filter((id) => baseline.get(id)?.tokens !== undefined && candidate.get(id)?.tokens !== undefined).sort();
   if (ids.length === 0) return undefined;

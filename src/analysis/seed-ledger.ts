@@ -8,7 +8,12 @@
  * tokens summed (everything billed counts toward B); latency the maximum (paths run side by
  * side); `passed` of the row marked `selected: true` if any, else of the LAST row (a retry's
  * final answer); pass@N (oracle) = any row passed; `epoch` keeps repeats of n=1 apart.
- * A row without usage makes that (case, arm) total unknown — never 0.
+ * A row without usage makes that (case, arm) total unknown — never 0; a negative or non-numeric
+ * token count is an error at its line, never summed.
+ *
+ * B: rows may state it in `budget` (tokens per case); one ledger compares its arms at one B,
+ * so every row that states it must state the same. Each result's `budget` is that B, or
+ * Infinity when no row says (the analysis then reports B as unknown).
  */
 import { open } from 'node:fs/promises';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
@@ -31,6 +36,7 @@ interface SeedRow {
   epoch?: unknown;
   selected?: unknown;
   split?: unknown;
+  budget?: unknown;
 }
 
 interface Group {
@@ -51,6 +57,7 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
   const groups: Groups = { byArm: new Map(), order: [] };
   let line = 0;
   const errors: IsobudgetError[] = [];
+  let stated: { budget: number; line: number } | undefined;
   rows: for await (const batch of lineBatches(file)) for (const text of batch) {
     line += 1;
     if (text.length === 0 || text.trim() === '') continue;
@@ -62,9 +69,13 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
       if (errors.length >= 20) break rows;
       continue;
     }
-    const problem = checkRow(row);
+    let problem: RowProblem | undefined = checkRow(row);
+    if (!problem && typeof row.budget === 'number') {
+      if (stated === undefined) stated = { budget: row.budget, line };
+      else if (row.budget !== stated.budget) problem = { message: `budget ${row.budget} differs from budget ${stated.budget} on line ${stated.line}: one ledger compares its arms at one B`, key: 'budget', hint: 'analyse each budget in its own ledger' };
+    }
     if (problem) {
-      errors.push(new IsobudgetError('ledger_row', problem.message, { location: { file, line, key: problem.key }, hint: 'each row needs case_id, arm (baseline_single, candidate_best_of_8, …) and passed' }));
+      errors.push(new IsobudgetError('ledger_row', problem.message, { location: { file, line, key: problem.key }, hint: problem.hint ?? 'each row needs case_id, arm (baseline_single, candidate_best_of_8, …) and passed' }));
       if (errors.length >= 20) break rows;
       continue;
     }
@@ -72,7 +83,8 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new IsobudgetErrors(errors);
   if (groups.order.length === 0) throw new IsobudgetError('ledger_empty', 'the ledger has no rows', { location: { file } });
-  return groups.order.map(toResult);
+  const budget = stated?.budget ?? Number.POSITIVE_INFINITY;
+  return groups.order.map((group) => toResult(group, budget));
 }
 
 /** Bytes read per chunk: large enough that a 1M-row ledger takes a few hundred reads. */
@@ -126,13 +138,31 @@ function pushLine(lines: string[], text: string): void {
   else lines.push(body);
 }
 
-function checkRow(row: SeedRow): { message: string; key: string } | undefined {
+interface RowProblem {
+  message: string;
+  key: string;
+  hint?: string;
+}
+
+function checkRow(row: SeedRow): RowProblem | undefined {
   if (typeof row !== 'object' || row === null) return { message: 'a row must be a JSON object', key: '' };
   if (typeof row.case_id !== 'string' && typeof row.case_id !== 'number') return { message: 'case_id is missing', key: 'case_id' };
   if (typeof row.arm !== 'string' || !ARM.test(row.arm)) return { message: `arm ${JSON.stringify(row.arm)} is not baseline_single, candidate_single, baseline_best_of_<N> or candidate_best_of_<N>`, key: 'arm' };
   if (typeof row.passed !== 'boolean' && row.passed !== 0 && row.passed !== 1) return { message: 'passed must be true or false', key: 'passed' };
+  for (const key of TOKEN_KEYS) {
+    const value = row[key];
+    // Absent or null: unknown usage (counted as such). Anything else must be a real count.
+    if (value !== undefined && value !== null && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+      return { message: `${key} must be a non-negative number of tokens, got ${JSON.stringify(value) ?? String(value)}`, key, hint: `fix the count, or leave ${key} out (or null) when the provider reported no usage` };
+    }
+  }
+  if (row.budget !== undefined && row.budget !== null && !(typeof row.budget === 'number' && Number.isFinite(row.budget) && row.budget > 0)) {
+    return { message: `budget must be a positive number of tokens per case, got ${JSON.stringify(row.budget) ?? String(row.budget)}`, key: 'budget', hint: 'budget is B, the tokens one case may consume in one arm (e.g. 200000)' };
+  }
   return undefined;
 }
+
+const TOKEN_KEYS = ['total_tokens', 'prompt_tokens', 'completion_tokens'] as const;
 
 /**
  * Groups by (arm, split, epoch), then by case id. Two lookups on short keys measured ~4×
@@ -177,7 +207,7 @@ function add(groups: Groups, row: SeedRow): void {
   if (typeof row.judge_score === 'number') group.judge = row.judge_score;
 }
 
-function toResult(group: Group): ResultRecord {
+function toResult(group: Group, budget: number): ResultRecord {
   const passed = group.selectedPassed ?? group.lastPassed;
   return {
     schema_version: LEDGER_SCHEMA_VERSION,
@@ -195,7 +225,7 @@ function toResult(group: Group): ResultRecord {
     calls_missing_usage: group.missing,
     calls: group.rows,
     retries: 0,
-    budget: Number.POSITIVE_INFINITY,
+    budget,
     budget_exhausted: false,
     over_budget: false,
     latency_ms: group.latency,

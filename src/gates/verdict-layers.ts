@@ -21,7 +21,7 @@ export function regressionLayer(verdict: VerdictRecord): LayerOutcome {
   if (!set) return { status: 'failed', summary: 'no regression set: add `datasets.regression` (cases the baseline is known to pass)', details };
   const lost = set.lost_cases.length;
   if (set.worse || worseCategories.length > 0 || verdict.verdict === 'regression') {
-    const parts = [set.worse ? `regression set worse: ${f(set.baseline_pass)} → ${f(set.candidate_pass)} (CI [${f(set.ci95[0])}, ${f(set.ci95[1])}])` : '', worseCategories.length ? `categories significantly worse: ${worseCategories.join(', ')}` : ''].filter(Boolean);
+    const parts = [set.worse ? `regression set worse: ${f(set.baseline_pass)} → ${f(set.candidate_pass)} (CI ${set.ci95 ? `[${f(set.ci95[0])}, ${f(set.ci95[1])}]` : 'n/a'})` : '', worseCategories.length ? `categories significantly worse: ${worseCategories.join(', ')}` : ''].filter(Boolean);
     return { status: 'failed', summary: `${parts.join('; ') || verdict.reason}; ${lost} regression case(s) lost`, details };
   }
   return { status: 'passed', summary: `${set.cases} regression cases: ${f(set.baseline_pass)} → ${f(set.candidate_pass)}, ${lost} lost, no category worse`, details };
@@ -41,9 +41,9 @@ export function significanceLayer(verdict: VerdictRecord, context: SignificanceC
   if (verdict.split !== 'test') return { status: 'failed', summary: `significance must be decided on the test split, not ${verdict.split}`, details };
   if (!same) return { status: 'failed', summary: `no same-budget n=1 comparison in the test run: ${verdict.reason}`, details };
   Object.assign(details, { delta: same.delta, ci95: same.ci95, cases: same.cases, mcnemar_p: same.mcnemar_p, confidence: same.confidence });
-  const numbers = `n=1 delta ${signed(same.delta)}, ${Math.round(same.confidence * 100)}% CI [${f(same.ci95[0])}, ${f(same.ci95[1])}] on ${same.cases} test cases`;
-  let status: LayerStatus = same.delta >= gain && same.ci95[0] > 0 ? 'passed' : 'failed';
-  let why = status === 'passed' ? '' : same.delta < gain ? ` — below the minimum gain ${gain}` : ' — the CI does not exclude 0';
+  const numbers = `n=1 delta ${signed(same.delta)}, ${Math.round(same.confidence * 100)}% CI ${same.ci95 ? `[${f(same.ci95[0])}, ${f(same.ci95[1])}]` : 'n/a'} on ${same.cases} test cases`;
+  let status: LayerStatus = same.delta >= gain && same.ci95 !== null && same.ci95[0] > 0 ? 'passed' : 'failed';
+  let why = status === 'passed' ? '' : same.delta < gain ? ` — below the minimum gain ${gain}` : same.ci95 === null ? ' — too few cases for an interval' : ' — the CI does not exclude 0';
   if (context.maxTestUses !== undefined && context.testUses > context.maxTestUses) {
     status = 'failed';
     why = ` — test split used ${context.testUses} times, more than --max-test-uses ${context.maxTestUses}`;

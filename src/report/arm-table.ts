@@ -14,6 +14,8 @@ const COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
   { title: 'p95 ms', value: (m) => num(m.latencyP95Ms) },
   { title: 'budget-exh.', value: (m) => pct(m.budgetExhaustedRate) },
   { title: 'no usage', value: (m) => String(m.callsMissingUsage) },
+  // Paths that ended in a provider error, a scorer error or a timeout: an arm of errors shows 0%.
+  { title: 'errors', value: (m) => (m.errors === undefined || m.errors.paths === 0 ? '—' : `${m.errors.errors}/${m.errors.paths}`) },
 ];
 
 export function renderArmTable(metrics: readonly ArmMetrics[]): string {

@@ -21,7 +21,7 @@ export function renderJunit(record: VerdictRecord): string {
     ['experiment', record.experiment],
     ['split', record.split],
     ['same_budget_delta', record.same_budget ? String(record.same_budget.delta) : ''],
-    ['same_budget_ci95', record.same_budget ? record.same_budget.ci95.join(',') : ''],
+    ['same_budget_ci95', record.same_budget?.ci95 ? record.same_budget.ci95.join(',') : ''],
     ['tokens_per_success_growth', String(record.same_budget?.tokens_per_success_growth ?? '')],
     ['budget', String(record.same_budget?.budget ?? '')],
   ].map(([name, value]) => `      <property name="${xml(name ?? '')}" value="${xml(value ?? '')}"/>`);

@@ -1,24 +1,28 @@
 /** The verdict block printed in a terminal, pure text. */
 import type { VerdictRecord } from '../verdict/record.js';
 import { renderAttribution } from './attribution-text.js';
+import { pct, pointsInterval, ratio, signedPoints as signed, tokens as num } from './text-format.js';
 
 export function renderVerdict(record: VerdictRecord): string {
   const lines: string[] = [];
-  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
   const sb = record.same_budget;
   if (sb) {
-    lines.push(`same budget, n=1 (${record.baseline_id} → ${record.candidate_id}, ${sb.cases} cases):`);
-    lines.push(`  pass@1 ${pct(sb.baseline_pass)} → ${pct(sb.candidate_pass)}   delta ${signed(sb.delta)} pts, ${Math.round(sb.confidence * 100)}% CI [${signed(sb.ci95[0])}, ${signed(sb.ci95[1])}] (BCa; McNemar p=${sb.mcnemar_p === null ? 'n/a' : sb.mcnemar_p.toPrecision(3)})`);
+    // Without a known B the arms are not known to share one: no same-budget claim.
+    const scope = sb.budget === null ? 'n=1, B unknown — not a same-budget comparison' : 'same budget, n=1';
+    lines.push(`${scope} (${record.baseline_id} → ${record.candidate_id}, ${sb.cases} case${sb.cases === 1 ? '' : 's'}):`);
+    const ci = sb.ci95 ? `${Math.round(sb.confidence * 100)}% CI ${pointsInterval(sb.ci95)} (BCa` : `CI n/a (too few cases`;
+    lines.push(`  pass@1 ${pct(sb.baseline_pass)} → ${pct(sb.candidate_pass)}   delta ${signed(sb.delta)} pts, ${ci}; McNemar p=${sb.mcnemar_p === null ? 'n/a' : sb.mcnemar_p.toPrecision(3)})`);
     lines.push(`  tokens/success ${num(sb.baseline_tokens_per_success)} → ${num(sb.candidate_tokens_per_success)} (×${ratio(sb.tokens_per_success_growth)})   total_tokens_ratio ×${ratio(sb.total_tokens_ratio)}   p95 latency ×${ratio(sb.p95_latency_ratio)}`);
   }
   for (const on of record.bestofn) {
-    lines.push(`best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (delta ${signed(on.delta)} pts, CI [${signed(on.ci95[0])}, ${signed(on.ci95[1])}]); pass@${on.n} ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; total_tokens_ratio ×${ratio(on.total_tokens_ratio)}; n=${on.n} costs ×${ratio(on.bestofn_ratio)} of n=1`);
+    lines.push(`best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (delta ${signed(on.delta)} pts, CI ${pointsInterval(on.ci95)}); pass@${on.n} ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; total_tokens_ratio ×${ratio(on.total_tokens_ratio)}; n=${on.n} costs ×${ratio(on.bestofn_ratio)} of n=1`);
   }
   const worse = record.categories.filter((c) => c.worse);
   if (worse.length) lines.push(`categories significantly worse: ${worse.map((c) => `${c.category} (${signed(c.delta)} pts)`).join(', ')}`);
   if (record.regression_set) lines.push(`regression set: ${pct(record.regression_set.baseline_pass)} → ${pct(record.regression_set.candidate_pass)}${record.regression_set.lost_cases.length ? `, lost: ${record.regression_set.lost_cases.slice(0, 8).join(', ')}${record.regression_set.lost_cases.length > 8 ? ', …' : ''}` : ''}`);
   const inv = record.invariants;
+  const erring = (inv.arm_errors ?? []).filter((e) => e.errors > 0);
+  if (erring.length) lines.push(`errors: ${erring.map((e) => `${e.arm} ${e.errors} of ${e.paths} paths (${e.provider_errors} provider, ${e.scorer_errors} scorer, ${e.timeouts} timeout)`).join('; ')}${erring[0]?.first_error ? `; first: ${erring[0].first_error}` : ''}`);
   if (inv.calls_missing_usage > 0) lines.push(`warning: ${inv.calls_missing_usage} calls reported no usage; ${inv.units_missing_tokens} (case, arm) totals are unknown and left out of token metrics`);
   if (inv.non_binding_arms.length) lines.push(`note: B is not binding for ${inv.non_binding_arms.join(', ')} — capped alike, not spend-aligned`);
   if (record.attribution) {
@@ -27,12 +31,4 @@ export function renderVerdict(record: VerdictRecord): string {
   }
   lines.push('', `verdict: ${record.verdict.toUpperCase()}`, `  ${record.reason}`);
   return `${lines.join('\n')}\n`;
-}
-
-function num(value: number | null): string {
-  return value === null ? 'unknown' : Math.round(value).toLocaleString('en-US');
-}
-
-function ratio(value: number | null): string {
-  return value === null ? '?' : value.toFixed(2);
 }

@@ -16,6 +16,7 @@
  */
 import { IsobudgetError } from '../core/errors.js';
 import { parseOutputField, type FieldStep } from '../core/output-field.js';
+import { quoteText } from '../core/quote-text.js';
 import { scoreError } from './score-result.js';
 import type { Score, ScoreInput, Scorer } from './spec.js';
 
@@ -107,14 +108,7 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-/**
- * The output's first 200 characters as a JSON string literal: quotes, backslashes and C0
- * controls (ESC included) escaped by JSON.stringify, DEL and C1 controls escaped here, so an
- * agent's output cannot drive the terminal that shows the error.
- */
+/** The output's first 200 characters, quoted and escaped (core/quote-text.ts). */
 export function quoteOutput(output: string): string {
-  // Code points, not UTF-16 units, so a cut never splits a character; only the head is spread.
-  const head = [...output.slice(0, QUOTED_CHARS * 2)].slice(0, QUOTED_CHARS).join('');
-  const quoted = JSON.stringify(head).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return head.length < output.length ? `${quoted}…` : quoted;
+  return quoteText(output, QUOTED_CHARS);
 }

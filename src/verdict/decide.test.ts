@@ -31,7 +31,7 @@ describe('verdict rules, in order', () => {
   test('real_evolution: +15 pts at n=1, same tokens and latency', () => {
     const v = verdictOf(four(pattern(0.6), (i) => pattern(0.6)(i) || pattern(0.15, 7)(i), pattern(0.6), (i) => pattern(0.6)(i) || pattern(0.15, 7)(i)));
     expect(v.verdict).toBe('real_evolution');
-    expect(v.same_budget?.ci95[0]).toBeGreaterThan(0);
+    expect(v.same_budget?.ci95?.[0]).toBeGreaterThan(0);
     expect(v.bestofn_off.delta).toBeCloseTo(v.same_budget?.delta ?? NaN, 12);
     expect(v.bestofn_on?.n).toBe(8);
     expect(v.reason).toMatch(/^real evolution/);
@@ -71,7 +71,7 @@ describe('verdict rules, in order', () => {
     const v = verdictOf(results);
     expect(v.same_budget?.delta).toBeCloseTo(0.1, 12);
     expect(v.same_budget?.mcnemar_p).toBeCloseTo(0.2890625, 12); // 2·P(X ≤ 2), X ~ Bin(8, 1/2) = 2·37/256
-    expect(v.same_budget?.ci95[0]).toBeLessThanOrEqual(0);
+    expect(v.same_budget?.ci95?.[0]).toBeLessThanOrEqual(0);
     expect(v.verdict).toBe('inconclusive');
     expect(v.power?.cases_for_80_power).toBeGreaterThan(40);
     expect(v.reason).toContain(`${v.power?.cases_for_80_power} cases`);

@@ -1,11 +1,22 @@
 /**
  * Verdict rules (DESIGN §5), in order, pure. The first rule that fires decides; every rule's
  * check is kept in `checks` so a reader sees why the others did not.
+ *
+ * 1. `invalid` — an invariant broke: a unit billed more than B, arms missing or on different
+ *    cases, or more than gates.max_error_rate of some arm's paths ended in an error.
+ * 2. `regression` — the regression set, some category, or the n=1 pass rate overall is
+ *    significantly worse (CI upper bound < 0, and McNemar agrees for pass/fail outcomes).
+ * 3. `real_evolution`, 4. `budget_growth`, 5. `budget_leakage` — as DESIGN §5.
+ * 6. `inconclusive` — the gain reaches the minimum but its CI crosses 0, or there are too few
+ *    cases for an interval at all; both say how many cases would give 80% power.
+ * 7. `no_gain`.
  */
 import type { Analysis, BestOfNComparison } from '../analysis/analyze-run.js';
 import type { Attribution } from '../analysis/attribution/attribute.js';
-import { casesForPower } from '../stats/index.js';
+import { significantlyWorse } from '../analysis/compare.js';
 import { buildRecord } from './build-record.js';
+import { errorRateCheck, maxErrorRate } from './error-rule.js';
+import { powerRecord } from './power-record.js';
 import { explain } from './reason.js';
 import type { Check, VerdictName, VerdictRecord } from './record.js';
 
@@ -19,24 +30,33 @@ export function decideVerdict(analysis: Analysis, now = new Date(), attribution?
   const inv = analysis.invariants;
   const passes = analysis.sameBudget.passes;
   const tokens = analysis.sameBudget.tokens;
+  const budget = analysis.context.budget;
+  const errors = errorRateCheck(analysis.arms, maxErrorRate(gates));
 
   const valid =
-    check('budget_respected', inv.overBudgetUnits === 0, `${inv.overBudgetUnits} (case, arm) units billed more than B`) &&
+    check('budget_respected', inv.overBudgetUnits === 0, budget === undefined ? 'not checked: B is unknown (the ledger states no budget; pass --budget B)' : `${inv.overBudgetUnits} (case, arm) units billed more than B=${budget}`) &&
     check('arms_complete', inv.missingArms.length === 0 && passes !== undefined, inv.missingArms.length ? `missing arms: ${inv.missingArms.join(', ')}` : 'all arms present') &&
-    check('same_cases', inv.mismatchedArms.length === 0, inv.mismatchedArms.length ? `arms on other cases: ${inv.mismatchedArms.join(', ')}` : 'every arm ran the same cases');
+    check('same_cases', inv.mismatchedArms.length === 0, inv.mismatchedArms.length ? `arms on other cases: ${inv.mismatchedArms.join(', ')}` : 'every arm ran the same cases') &&
+    check('error_rate', errors.passed, errors.detail);
 
   let verdict: VerdictName;
   let power: VerdictRecord['power'] = null;
   if (!valid || !passes) {
     verdict = 'invalid';
   } else {
-    const worseCategories = analysis.categories.filter((c) => c.worse);
-    const regressed =
-      check('regression_set', !analysis.regression?.worse, analysis.regression ? `regression set delta ${fmt(analysis.regression.comparison.delta.value)} CI [${fmt(analysis.regression.comparison.delta.ci[0])}, ${fmt(analysis.regression.comparison.delta.ci[1])}]` : 'no regression set') === false ||
-      check('categories', worseCategories.length === 0, worseCategories.length ? `significantly worse: ${worseCategories.map((c) => `${c.category} ${fmt(c.delta.value)}`).join(', ')}` : `${analysis.categories.length} categories, none significantly worse`) === false;
+    const alpha = 1 - gates.confidence;
     const delta = passes.delta;
+    const worseCategories = analysis.categories.filter((c) => c.worse);
+    const regressionSet = check('regression_set', !analysis.regression?.worse, analysis.regression ? `regression set delta ${fmt(analysis.regression.comparison.delta.value)} CI ${interval(analysis.regression.comparison.delta.ci)}` : 'no regression set');
+    const categories = check('categories', worseCategories.length === 0, worseCategories.length ? `significantly worse: ${worseCategories.map((c) => `${c.category} ${fmt(c.delta.value)}`).join(', ')}` : `${analysis.categories.length} categories, none significantly worse`);
+    // A collapse is a regression whatever the categories say (they may be absent or too small).
+    const collapsed = significantlyWorse(passes, alpha);
+    const overall = check('overall_not_worse', !collapsed, `n=1 pass rate ${pct(passes.baselinePass)} → ${pct(passes.candidatePass)}, delta ${fmt(delta.value)} CI ${interval(delta.ci)}${passes.mcnemarP === undefined ? '' : `, McNemar p=${passes.mcnemarP.toPrecision(3)}`}`);
+    const regressed = !regressionSet || !categories || !overall;
+    const tooFew = !Number.isFinite(delta.ci[0]) || !Number.isFinite(delta.ci[1]);
+    check('enough_cases', !tooFew, tooFew ? `${passes.cases} case${passes.cases === 1 ? '' : 's'}: too few for an interval of the n=1 delta` : `${passes.cases} cases`);
     const gain = check('same_budget_gain', delta.value >= gates.minSameBudgetGain, `n=1 delta ${fmt(delta.value)} vs min ${gates.minSameBudgetGain}`);
-    const significant = check('ci_excludes_zero', delta.ci[0] > 0, `CI [${fmt(delta.ci[0])}, ${fmt(delta.ci[1])}]`);
+    const significant = check('ci_excludes_zero', delta.ci[0] > 0, `CI ${interval(delta.ci)}`);
     const tpsRatio = tokens?.tokensPerSuccessRatio.value;
     const tokensOk = check('tokens_per_success', tpsRatio !== undefined && Number.isFinite(tpsRatio) && tpsRatio <= gates.maxTokenGrowthRatio, `ratio ${tpsRatio === undefined ? 'unknown' : fmt(tpsRatio)} vs max ${gates.maxTokenGrowthRatio}`);
     const latency = analysis.sameBudget.p95LatencyRatio;
@@ -47,19 +67,16 @@ export function decideVerdict(analysis: Analysis, now = new Date(), attribution?
     const real = gain && significant && honest;
     const gainAtN = significantGainAtN(analysis.bestOfN, gates.minSameBudgetGain);
     const leak = real ? undefined : gainAtN;
-    check('no_bestofn_only_gain', leak === undefined, leak ? `gain only at n=${leak.n}: delta ${fmt(leak.selected.delta.value)} CI [${fmt(leak.selected.delta.ci[0])}, ${fmt(leak.selected.delta.ci[1])}] with no n=1 gain` : gainAtN ? `n=${gainAtN.n} gain comes with an n=1 gain` : 'no significant n=N gain');
+    check('no_bestofn_only_gain', leak === undefined, leak ? `gain only at n=${leak.n}: delta ${fmt(leak.selected.delta.value)} CI ${interval(leak.selected.delta.ci)} with no n=1 gain` : gainAtN ? `n=${gainAtN.n} gain comes with an n=1 gain` : 'no significant n=N gain');
 
     if (regressed) verdict = 'regression';
     else if (real && tokensOk && latencyOk) verdict = 'real_evolution';
     else if (real) verdict = 'budget_growth';
     else if (leak) verdict = 'budget_leakage';
-    else if (gain && !significant) verdict = 'inconclusive';
+    else if (tooFew || (gain && !significant)) verdict = 'inconclusive';
     else verdict = 'no_gain';
 
-    if (verdict === 'inconclusive' || verdict === 'no_gain') {
-      const needed = delta.value > 0 && passes.sdDiff > 0 ? casesForPower({ delta: delta.value, sdDiff: passes.sdDiff, alpha: 1 - gates.confidence, power: 0.8 }) : undefined;
-      power = { observed_delta: delta.value, sd_diff: passes.sdDiff, cases_for_80_power: needed === undefined || !Number.isFinite(needed) ? null : needed, cases_now: passes.cases };
-    }
+    if (verdict === 'inconclusive' || verdict === 'no_gain') power = powerRecord(passes, gates, tooFew);
   }
   const record = buildRecord(analysis, verdict, checks, power, now);
   if (attribution) record.attribution = attribution;
@@ -74,4 +91,13 @@ function significantGainAtN(comparisons: readonly BestOfNComparison[], minGain: 
 
 function fmt(value: number): string {
   return (Math.round(value * 1000) / 1000).toString();
+}
+
+function pct(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
+
+/** An interval for a check's detail; "n/a" when it is undefined (too few cases), never NaN. */
+function interval(ci: readonly [number, number]): string {
+  return Number.isNaN(ci[0]) || Number.isNaN(ci[1]) ? 'n/a' : `[${fmt(ci[0])}, ${fmt(ci[1])}]`;
 }

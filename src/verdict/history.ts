@@ -46,8 +46,8 @@ function round(verdict: Pick<VerdictRecord, 'run_id' | 'created_at' | 'same_budg
   return {
     runId: verdict.run_id,
     createdAt: verdict.created_at,
-    n1Significant: (verdict.same_budget?.ci95[0] ?? 0) > 0,
-    nNSignificant: verdict.bestofn.some((b) => b.ci95[0] > 0),
+    n1Significant: (verdict.same_budget?.ci95?.[0] ?? 0) > 0,
+    nNSignificant: verdict.bestofn.some((b) => (b.ci95?.[0] ?? 0) > 0),
   };
 }
 

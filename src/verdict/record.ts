@@ -13,6 +13,9 @@ export type VerdictName = 'invalid' | 'regression' | 'real_evolution' | 'budget_
 
 export type Interval = readonly [number, number];
 
+/** Where B came from: the run's config, `analyze --ledger --budget`, the ledger's rows, or nowhere. */
+export type BudgetSource = 'config' | 'flag' | 'ledger' | 'unknown';
+
 export interface Check {
   name: string;
   passed: boolean;
@@ -27,18 +30,21 @@ export interface VerdictRecord {
   candidate_id: string;
   baseline_id: string;
   same_budget: {
-    budget: number;
+    /** B (tokens per case); null when unknown — then no same-budget claim is made. */
+    budget: number | null;
+    budget_source: BudgetSource;
     n: 1;
     cases: number;
     baseline_pass: number;
     candidate_pass: number;
     delta: number;
-    ci95: Interval;
-    ci_percentile: Interval;
+    /** null when undefined (too few cases): never NaN. */
+    ci95: Interval | null;
+    ci_percentile: Interval | null;
     /** Confidence of `ci95` (named after the seed; 0.95 unless gates.confidence says otherwise). */
     confidence: number;
-    se_bootstrap: number;
-    se_paired: number;
+    se_bootstrap: number | null;
+    se_paired: number | null;
     se_clustered: number | null;
     mcnemar_p: number | null;
     baseline_pass_wilson: Interval;
@@ -54,19 +60,52 @@ export interface VerdictRecord {
   bestofn_on: BestOfNRecord | null;
   /** Every N in best_of_n (bestofn_on is the largest). */
   bestofn: BestOfNRecord[];
-  categories: Array<{ category: string; cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci: Interval; confidence: number; mcnemar_p: number | null; worse: boolean }>;
-  regression_set: { cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci95: Interval; worse: boolean; lost_cases: string[] } | null;
+  categories: Array<{ category: string; cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci: Interval | null; confidence: number; mcnemar_p: number | null; worse: boolean }>;
+  regression_set: { cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci95: Interval | null; worse: boolean; lost_cases: string[] } | null;
   arms: ArmMetrics[];
-  invariants: { over_budget_units: number; missing_arms: string[]; mismatched_arms: string[]; calls_missing_usage: number; units_missing_tokens: number; non_binding_arms: string[] };
-  power: { observed_delta: number; sd_diff: number; cases_for_80_power: number | null; cases_now: number } | null;
+  invariants: {
+    over_budget_units: number;
+    missing_arms: string[];
+    mismatched_arms: string[];
+    calls_missing_usage: number;
+    units_missing_tokens: number;
+    non_binding_arms: string[];
+    /** Per arm: paths that ended in a provider error, a scorer error or a timeout (gates.max_error_rate). */
+    arm_errors: ArmErrorRecord[];
+  };
+  power: {
+    observed_delta: number;
+    /** SD of per-case differences; null when undefined (one case). */
+    sd_diff: number | null;
+    cases_for_80_power: number | null;
+    cases_now: number;
+    /** The n=1 gain the power is computed for: the observed one, or min_same_budget_gain when there are too few cases. */
+    target_delta: number;
+    /** True when sd_diff was unusable and the largest SD a pass/fail difference can have (1) was assumed. */
+    sd_assumed: boolean;
+  } | null;
   checks: Check[];
   /** Fake-evolution findings and their routed actions (DESIGN §6), when computed. */
   attribution?: Attribution;
-  gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number };
+  gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number };
   method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;
   reason: string;
   created_at: string;
+}
+
+export interface ArmErrorRecord {
+  arm: string;
+  /** Paths recorded (0: the ledger has no per-path outcomes, e.g. the seed format). */
+  paths: number;
+  errors: number;
+  provider_errors: number;
+  scorer_errors: number;
+  timeouts: number;
+  /** errors / paths (0 when paths is 0). */
+  error_rate: number;
+  /** The first error message, quoted and cut to 200 characters; null when none. */
+  first_error: string | null;
 }
 
 export interface BestOfNRecord {
@@ -75,7 +114,8 @@ export interface BestOfNRecord {
   baseline_selected: number;
   candidate_selected: number;
   delta: number;
-  ci95: Interval;
+  /** null when undefined (too few cases). */
+  ci95: Interval | null;
   baseline_pass_at_n: number;
   candidate_pass_at_n: number;
   difference_in_differences: number | null;

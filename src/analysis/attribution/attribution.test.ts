@@ -98,7 +98,7 @@ test('attribute routes each flagged finding to an action, and the verdict refuse
   for (const r of results) r.passed = (r.paths[0]?.score ?? 0) >= 0.55;
   const gamed = analyzeResults(results, { ...context, bestOfN: [1] });
   const verdict = decideVerdict(gamed, new Date(0), attribute(results, gamed));
-  expect(verdict.same_budget?.ci95[0]).toBeGreaterThan(0);
+  expect(verdict.same_budget?.ci95?.[0]).toBeGreaterThan(0);
   expect(verdict.verdict).not.toBe('real_evolution');
   expect(verdict.checks.find((c) => c.name === 'no_length_gaming')?.passed).toBe(false);
 });

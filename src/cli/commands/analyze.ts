@@ -17,7 +17,7 @@ import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
-isobudget analyze --ledger FILE.jsonl [--budget B] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
+isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
 exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
 
@@ -56,14 +56,21 @@ export const analyzeCommand: CommandSpec = {
 
     if (values.ledger !== undefined) {
       const file = resolve(io.cwd, values.ledger);
+      const flagBudget = intOption('budget', values.budget);
+      if (flagBudget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens per case, got 0');
       const results = await readSeedLedger(file);
       const bestOfN = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
+      // B: --budget, else what the ledger's rows say (`budget`), else unknown — never a default
+      // that the ledger's units were not run under.
+      const ledgerBudget = results.find((r) => Number.isFinite(r.budget))?.budget;
+      const budget = flagBudget ?? ledgerBudget;
       const verdict = decideVerdict(
         analyzeResults(results, {
           runId: results[0]?.run_id ?? 'external',
           experiment: file,
           split: 'val',
-          budget: intOption('budget', values.budget) ?? DEFAULTS.totalTokensPerCase,
+          budget,
+          budgetSource: flagBudget !== undefined ? 'flag' : ledgerBudget !== undefined ? 'ledger' : 'unknown',
           bestOfN,
           baselineId: values['baseline-id'] ?? 'baseline',
           candidateId: values['candidate-id'] ?? 'candidate',

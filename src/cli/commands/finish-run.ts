@@ -46,7 +46,7 @@ export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishO
   if (options.json) io.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
   else if (options.markdown) io.stdout.write(renderMarkdownSummary(verdict));
   else {
-    io.stdout.write(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, B=${verdict.same_budget?.budget ?? '?'} tokens per case\n\n`);
+    io.stdout.write(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, ${budgetHeader(verdict)}\n\n`);
     io.stdout.write(renderArmTable(verdict.arms));
     io.stdout.write(`\n${renderVerdict(verdict)}`);
     if (runDir) io.stdout.write(`\nledger: ${runDir}\n`);
@@ -55,6 +55,13 @@ export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishO
   if (summary) appendFileSync(summary, renderMarkdownSummary(verdict));
   if (options.junit) writeFileSync(options.junit, renderJunit(verdict));
   return options.gate ? gateExitCode(verdict.verdict) : EXIT.ok;
+}
+
+function budgetHeader(verdict: VerdictRecord): string {
+  const sb = verdict.same_budget;
+  if (sb === null) return 'no n=1 comparison (an arm is missing)';
+  if (sb.budget === null) return 'B unknown (the ledger states no budget; pass --budget B) — not a same-budget comparison';
+  return `B=${sb.budget} tokens per case${sb.budget_source === 'ledger' ? ' (from the ledger)' : ''}`;
 }
 
 export function gateExitCode(verdict: VerdictRecord['verdict']): number {

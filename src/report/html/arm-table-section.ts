@@ -1,10 +1,20 @@
 /** The four-arm table (every arm, every n), pure HTML. */
 import type { ArmMetrics } from '../../analysis/arm-metrics.js';
 import type { Manifest } from '../../ledger/manifest.js';
+import { quoteText } from '../../core/quote-text.js';
 import { wilsonInterval } from '../../stats/index.js';
 import { armLetter } from './arm-labels.js';
 import { escapeHtml as h } from './escape.js';
 import { count, pct } from './format.js';
+
+/** Errors of an arm: count of paths, its share, and the kinds in the tooltip; "—" when the ledger has no paths. */
+function errorCell(arm: ArmMetrics): string {
+  const e = arm.errors as ArmMetrics['errors'] | undefined;
+  if (e === undefined || e.paths === 0) return '<td class="errors">—</td>';
+  const title = `${e.provider} provider, ${e.scorer} scorer, ${e.timeout} timeout${e.first === undefined ? '' : ` — first: ${quoteText(e.first, 200)}`}`;
+  const share = `${count(e.errors)} / ${count(e.paths)}`;
+  return `<td class="errors" title="${h(title)}">${e.errors > 0 ? `<b class="warn">${h(share)}</b>` : h(share)}<div class="ci">${h(pct(e.errors / e.paths))}</div></td>`;
+}
 
 export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest | undefined, confidence: number): string {
   const allN = arms.map((a) => a.n);
@@ -25,11 +35,12 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
   <td>${h(cap)}${p ? `<div class="ci">${p.binding ? 'B binds' : 'B not binding'} · ${h(p.nMode)}</div>` : ''}</td>
   <td>${h(count(a.latencyP50Ms))} / ${h(count(a.latencyP95Ms))}</td>
   <td>${h(pct(a.budgetExhaustedRate))}</td><td>${h(count(a.retries))} / ${a.callsMissingUsage ? `<b class="warn">${h(count(a.callsMissingUsage))}</b>` : '0'}</td>
+  ${errorCell(a)}
 </tr>`;
   });
   return `<section class="arms"><h2>The arms</h2>
 <p class="lede">Same cases, same budget per case. The product metric is the one in bold: pass@1 at n=1, selected@N (the path the selector picked) at n=N, with its ${Math.round(confidence * 100)}% Wilson interval. pass@N is the oracle upper bound (any path passed) — never a product metric.</p>
 <div class="table-wrap"><table class="arm-table">
-<thead><tr><th>arm</th><th>n</th><th>cases</th><th>product pass rate</th><th>pass@1 per path</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th><th>output tokens / case</th><th>max_tokens / path</th><th>latency p50 / p95 ms</th><th>paths cut by B</th><th>retries / calls w/o usage</th></tr></thead>
+<thead><tr><th>arm</th><th>n</th><th>cases</th><th>product pass rate</th><th>pass@1 per path</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th><th>output tokens / case</th><th>max_tokens / path</th><th>latency p50 / p95 ms</th><th>paths cut by B</th><th>retries / calls w/o usage</th><th>paths ended in an error</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }

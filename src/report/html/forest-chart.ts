@@ -5,15 +5,16 @@
  * the verdict means by significantly worse.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { VerdictRecord } from '../../verdict/record.js';
+import type { Interval, VerdictRecord } from '../../verdict/record.js';
 
 export interface ForestRow {
   label: string;
   /** `cases · baseline→candidate`, printed right of the plot. */
   note: string;
   delta: number;
-  low: number;
-  high: number;
+  /** Interval ends; null when the interval is undefined (too few cases): no bar is drawn. */
+  low: number | null;
+  high: number | null;
   cases: number;
   status: 'significantly worse' | 'significantly better' | 'no significant change';
   overall: boolean;
@@ -21,22 +22,34 @@ export interface ForestRow {
 
 export function forestRows(record: VerdictRecord): ForestRow[] {
   const pct = (x: number): string => `${Math.round(x * 100)}%`;
-  const status = (low: number, high: number, worse: boolean): ForestRow['status'] => (worse || high < 0 ? 'significantly worse' : low > 0 ? 'significantly better' : 'no significant change');
+  // The verdict's `worse` also asks McNemar to agree; a CI below 0 alone is not "worse".
+  const status = (ci: Interval | null, worse: boolean): ForestRow['status'] => (worse ? 'significantly worse' : ci !== null && ci[0] > 0 ? 'significantly better' : 'no significant change');
+  const row = (label: string, what: { cases: number; baseline_pass: number; candidate_pass: number; delta: number }, ci: Interval | null, worse: boolean, overall: boolean): ForestRow => {
+    const defined = ci !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1]);
+    return {
+      label,
+      note: `${what.cases} · ${pct(what.baseline_pass)}→${pct(what.candidate_pass)}${defined ? '' : ' · CI n/a'}`,
+      delta: what.delta,
+      low: defined ? ci[0] : null,
+      high: defined ? ci[1] : null,
+      cases: what.cases,
+      status: status(defined ? ci : null, worse),
+      overall,
+    };
+  };
   const rows: ForestRow[] = [];
   const sb = record.same_budget;
-  if (sb) rows.push({ label: 'all cases', note: `${sb.cases} · ${pct(sb.baseline_pass)}→${pct(sb.candidate_pass)}`, delta: sb.delta, low: sb.ci95[0], high: sb.ci95[1], cases: sb.cases, status: status(sb.ci95[0], sb.ci95[1], false), overall: true });
+  if (sb) rows.push(row('all cases', sb, sb.ci95, sb.ci95 !== null && sb.ci95[1] < 0, true));
   const rs = record.regression_set;
-  if (rs) rows.push({ label: 'regression set', note: `${rs.cases} · ${pct(rs.baseline_pass)}→${pct(rs.candidate_pass)}`, delta: rs.delta, low: rs.ci95[0], high: rs.ci95[1], cases: rs.cases, status: status(rs.ci95[0], rs.ci95[1], rs.worse), overall: true });
-  for (const c of record.categories) {
-    // The verdict's `worse` also asks McNemar to agree; a CI below 0 alone is not "worse".
-    rows.push({ label: c.category, note: `${c.cases} · ${pct(c.baseline_pass)}→${pct(c.candidate_pass)}`, delta: c.delta, low: c.ci[0], high: c.ci[1], cases: c.cases, status: c.worse ? 'significantly worse' : c.ci[0] > 0 ? 'significantly better' : 'no significant change', overall: false });
-  }
+  if (rs) rows.push(row('regression set', rs, rs.ci95, rs.worse, true));
+  for (const c of record.categories) rows.push(row(c.category, c, c.ci, c.worse, false));
   return rows;
 }
 
 export function forestSpec(rows: readonly ForestRow[], minGain: number, categoryConfidence: number | undefined): TopLevelSpec {
-  const lowest = Math.min(0, ...rows.map((r) => r.low));
-  const highest = Math.max(minGain, ...rows.map((r) => r.high));
+  // Rows without an interval still place their point: the domain spans every drawn value.
+  const lowest = Math.min(0, ...rows.flatMap((r) => [r.low ?? r.delta, r.delta]));
+  const highest = Math.max(minGain, ...rows.flatMap((r) => [r.high ?? r.delta, r.delta]));
   const pad = (highest - lowest) * 0.05 || 0.05;
   const domain = [lowest - pad, highest + pad];
   const y = { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelLimit: 150, labelFontWeight: { condition: { test: "datum.value === 'all cases' || datum.value === 'regression set'", value: 700 }, value: 400 } } } as const;
@@ -51,7 +64,8 @@ export function forestSpec(rows: readonly ForestRow[], minGain: number, category
     layer: [
       { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#111827', strokeWidth: 1 }, encoding: { x: { ...x, field: 'zero' } } },
       { data: { values: [{ gain: minGain }] }, mark: { type: 'rule', color: '#16a34a', strokeDash: [2, 3], strokeWidth: 1 }, encoding: { x: { ...x, field: 'gain' } } },
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { ...x, field: 'low' }, x2: { field: 'high' }, color } },
+      // An undefined interval draws no bar (an x2 of NaN would), only its point and "CI n/a".
+      { transform: [{ filter: 'isValid(datum.low) && isValid(datum.high)' }], mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { ...x, field: 'low' }, x2: { field: 'high' }, color } },
       { mark: { type: 'square', opacity: 1 }, encoding: { y, x: { ...x, field: 'delta' }, color, size: { field: 'cases', type: 'quantitative', legend: null, scale: { range: [40, 160] } } } },
       { mark: { type: 'text', align: 'left', dx: 8, fontSize: 11, color: '#374151', clip: false }, encoding: { y, x: { datum: domain[1] ?? 0, type: 'quantitative', scale: { domain, nice: false } }, text: { field: 'note' } } },
     ],

@@ -11,8 +11,9 @@ export function pts(x: number | null | undefined, digits = 1): string {
   return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)} pts`;
 }
 
+/** An interval in points; "CI n/a" when undefined (too few cases), never NaN. */
 export function ptsInterval(ci: readonly [number, number] | null | undefined): string {
-  return ci ? `[${pts(ci[0])}, ${pts(ci[1])}]` : '[—]';
+  return ci && !Number.isNaN(ci[0]) && !Number.isNaN(ci[1]) ? `[${pts(ci[0])}, ${pts(ci[1])}]` : '[CI n/a]';
 }
 
 export function count(x: number | null | undefined): string {

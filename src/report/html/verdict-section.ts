@@ -30,13 +30,13 @@ export function verdictSection(record: VerdictRecord, manifest: Manifest | undef
   const on = record.bestofn_on;
   const figures: string[] = [];
   if (sb) {
-    figures.push(figure('same-budget pass@1 (n=1)', `${pct(sb.baseline_pass)} → ${pct(sb.candidate_pass)}`, `${pts(sb.delta)} ${ptsInterval(sb.ci95)}`, sb.ci95[0] > 0 ? 'good' : sb.ci95[1] < 0 ? 'bad' : 'neutral'));
+    figures.push(figure(sb.budget === null ? 'pass@1 (n=1, B unknown)' : 'same-budget pass@1 (n=1)', `${pct(sb.baseline_pass)} → ${pct(sb.candidate_pass)}`, `${pts(sb.delta)} ${ptsInterval(sb.ci95)}`, intervalTone(sb.ci95)));
     figures.push(figure('tokens per success', `${count(sb.baseline_tokens_per_success)} → ${count(sb.candidate_tokens_per_success)}`, `${ratio(sb.tokens_per_success_growth)} ${ratioInterval(sb.tokens_per_success_growth_ci95)} · gate ≤ ${ratio(record.gates.max_token_growth_ratio)}`, gateTone(sb.tokens_per_success_growth, record.gates.max_token_growth_ratio)));
     figures.push(figure('p95 latency', ratio(sb.p95_latency_ratio), `gate ≤ ${ratio(record.gates.max_latency_growth_ratio)}`, gateTone(sb.p95_latency_ratio, record.gates.max_latency_growth_ratio)));
     figures.push(figure('realized spend, n=1', ratio(sb.total_tokens_ratio), 'Σ candidate tokens / Σ baseline tokens', 'neutral'));
   }
   if (on) {
-    figures.push(figure(`Best-of-${on.n}: selected@${on.n}`, `${pct(on.baseline_selected)} → ${pct(on.candidate_selected)}`, `${pts(on.delta)} ${ptsInterval(on.ci95)}`, on.ci95[0] > 0 ? 'good' : on.ci95[1] < 0 ? 'bad' : 'neutral'));
+    figures.push(figure(`Best-of-${on.n}: selected@${on.n}`, `${pct(on.baseline_selected)} → ${pct(on.candidate_selected)}`, `${pts(on.delta)} ${ptsInterval(on.ci95)}`, intervalTone(on.ci95)));
     figures.push(figure(`pass@${on.n} (oracle) · DiD`, `${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}`, `(D−C)−(B−A) ${pts(on.difference_in_differences)} ${on.did_ci95 ? ptsInterval(on.did_ci95) : ''} · n=${on.n} costs ${ratio(on.bestofn_ratio)} of n=1`, 'neutral'));
   }
   const checks = record.checks.map((c) => `<li class="check ${c.passed ? 'ok' : 'fail'}"><span class="mark" aria-hidden="true">${c.passed ? '✓' : '✗'}</span><code>${h(c.name)}</code> <span>${h(c.detail)}</span></li>`).join('');
@@ -45,7 +45,7 @@ export function verdictSection(record: VerdictRecord, manifest: Manifest | undef
   return `<header class="verdict tone-${tone}">
   <div class="verdict-head">
     <div class="verdict-name" data-verdict="${h(record.verdict)}">${h(record.verdict.replace(/_/g, ' '))}</div>
-    <div class="verdict-who"><b>${h(record.candidate_id)}</b> vs <b>${h(record.baseline_id)}</b><br><span class="muted">${h(record.experiment)} · split ${h(record.split)} · B = ${h(count(sb?.budget ?? manifest?.config.budget.totalTokensPerCase))} tokens per case · run ${h(record.run_id)}</span></div>
+    <div class="verdict-who"><b>${h(record.candidate_id)}</b> vs <b>${h(record.baseline_id)}</b><br><span class="muted">${h(record.experiment)} · split ${h(record.split)} · ${sb && sb.budget === null ? 'B unknown' : `B = ${h(count(sb?.budget ?? manifest?.config.budget.totalTokensPerCase))} tokens per case`} · run ${h(record.run_id)}</span></div>
   </div>
   <p class="action">${h(ACTION[record.verdict])}</p>
   <p class="reason">${h(record.reason)}</p>
@@ -62,6 +62,14 @@ function figure(title: string, value: string, detail: string, tone: string): str
   return `<div class="figure tone-${tone}"><div class="figure-title">${h(title)}</div><div class="figure-value">${h(value)}</div><div class="figure-detail">${h(detail)}</div></div>`;
 }
 
+function intervalTone(ci: readonly [number, number] | null): string {
+  return ci === null ? 'neutral' : ci[0] > 0 ? 'good' : ci[1] < 0 ? 'bad' : 'neutral';
+}
+
+function sbBudgetUnknown(record: VerdictRecord): boolean {
+  return record.same_budget !== null && record.same_budget.budget === null;
+}
+
 function gateTone(value: number | null, max: number): string {
   return value === null ? 'neutral' : value <= max ? 'good' : 'bad';
 }
@@ -72,6 +80,10 @@ function runNotes(record: VerdictRecord, manifest: Manifest | undefined): string
   if (inv.non_binding_arms.length) notes.push(`B is not binding for ${inv.non_binding_arms.join(', ')}: those arms are capped alike but not spend-aligned.`);
   if (inv.calls_missing_usage > 0) notes.push(`${inv.calls_missing_usage} calls reported no usage; ${inv.units_missing_tokens} (case, arm) totals are unknown and left out of token metrics (never counted as 0).`);
   if (inv.over_budget_units > 0) notes.push(`${inv.over_budget_units} (case, arm) units billed more than B.`);
+  for (const e of inv.arm_errors ?? []) {
+    if (e.errors > 0) notes.push(`${e.arm}: ${e.errors} of ${e.paths} paths ended in an error (${e.provider_errors} provider, ${e.scorer_errors} scorer, ${e.timeouts} timeout)${e.first_error ? `; first: ${e.first_error}` : ''}.`);
+  }
+  if (sbBudgetUnknown(record)) notes.push('B is unknown: the ledger states no budget, so over-B units were not checked and the arms are not known to share one B.');
   for (const warning of manifest?.warnings ?? []) if (!/not binding/.test(warning)) notes.push(warning);
   for (const event of manifest?.events ?? []) notes.push(`${event.ts}: ${event.message}`);
   if (manifest && manifest.status !== 'complete') notes.push(`The run is ${manifest.status}: the report shows what was committed.`);
