@@ -69,3 +69,79 @@ test('analyze --ledger --gate: exit 0 for real_evolution, 10 for leakage; --json
   expect(stricter.code).toBe(10);
   expect(stricter.stdout).toContain('verdict: NO_GAIN');
 });
+
+test('--budget B is checked: units billed 5,000 tokens against --budget 1000 are invalid (exit 12)', async () => {
+  const rows: string[] = [];
+  for (let i = 0; i < 60; i += 1) rows.push(seedRow(`c${i}`, 'baseline_single', i % 10 < 6, { total_tokens: 5000 }), seedRow(`c${i}`, 'candidate_single', i % 10 < 8, { total_tokens: 5000 }));
+  const file = writeLedger(rows);
+  const checked = await runCli(['analyze', '--ledger', file, '--budget', '1000', '--gate', '--json', '--rounds', '500']);
+  expect(checked.code, checked.stderr).toBe(12);
+  const record = JSON.parse(checked.stdout) as { verdict: string; invariants: { over_budget_units: number }; checks: Array<{ name: string; passed: boolean }>; same_budget: { budget: number; budget_source: string } };
+  expect(record.verdict).toBe('invalid');
+  expect(record.invariants.over_budget_units).toBe(120);
+  expect(record.checks.find((c) => c.name === 'budget_respected')?.passed).toBe(false);
+  expect(record.same_budget).toMatchObject({ budget: 1000, budget_source: 'flag' });
+  // Within B: the same ledger passes the check.
+  const roomy = await runCli(['analyze', '--ledger', file, '--budget', '5000', '--gate', '--json', '--rounds', '500']);
+  expect(roomy.code, roomy.stderr).toBe(0);
+});
+
+test('without --budget: B from the rows\' `budget`, else reported unknown — never B=200000', async () => {
+  const rows: string[] = [];
+  for (let i = 0; i < 60; i += 1) rows.push(seedRow(`c${i}`, 'baseline_single', i % 10 < 6, { total_tokens: 5000 }), seedRow(`c${i}`, 'candidate_single', i % 10 < 8, { total_tokens: 5000 }));
+  const unknown = await runCli(['analyze', '--ledger', writeLedger(rows), '--rounds', '500']);
+  expect(unknown.code, unknown.stderr).toBe(0);
+  expect(unknown.stdout).not.toContain('B=200000');
+  expect(unknown.stdout).toContain('B unknown (the ledger states no budget; pass --budget B) — not a same-budget comparison');
+  expect(unknown.stdout).not.toMatch(/same-budget pass@1|same budget, n=1/);
+  expect(unknown.stdout).toContain('pass@1 (B unknown)');
+
+  const stated = rows.map((row) => JSON.stringify({ ...(JSON.parse(row) as object), budget: 1000 }));
+  const fromLedger = await runCli(['analyze', '--ledger', writeLedger(stated), '--gate', '--rounds', '500']);
+  expect(fromLedger.code, fromLedger.stderr).toBe(12);
+  expect(fromLedger.stdout).toContain('B=1000 tokens per case (from the ledger)');
+  expect(fromLedger.stdout).toContain('budget_respected: 120 (case, arm) units billed more than B=1000');
+});
+
+test('a candidate that collapses (100% → 0% on 40 cases) is a regression: --gate exit 11', async () => {
+  const rows: string[] = [];
+  for (let i = 0; i < 40; i += 1) rows.push(seedRow(`c${i}`, 'baseline_single', true), seedRow(`c${i}`, 'candidate_single', false));
+  const result = await runCli(['analyze', '--ledger', writeLedger(rows), '--gate', '--rounds', '500']);
+  expect(result.code, result.stdout).toBe(11);
+  expect(result.stdout).toContain('verdict: REGRESSION');
+  expect(result.stdout).toContain('McNemar p=1.82e-12');
+});
+
+test('a 1-case ledger: inconclusive with the cases needed, n/a instead of NaN (terminal, Markdown, JSON)', async () => {
+  const file = writeLedger([seedRow('c1', 'baseline_single', true), seedRow('c1', 'candidate_single', false)]);
+  const text = await runCli(['analyze', '--ledger', file, '--gate', '--budget', '2000']);
+  expect(text.code, text.stderr).toBe(10);
+  expect(text.stdout).not.toContain('NaN');
+  expect(text.stdout).toContain('CI n/a (too few cases');
+  expect(text.stdout).toContain('verdict: INCONCLUSIVE');
+  expect(text.stdout).toContain('about 1227 cases would give 80% power');
+  const markdown = await runCli(['analyze', '--ledger', file, '--markdown']);
+  expect(markdown.stdout).not.toContain('NaN');
+  expect(markdown.stdout).toContain('CI n/a');
+  const json = await runCli(['analyze', '--ledger', file, '--json']);
+  expect(json.stdout).not.toContain('NaN');
+  expect((JSON.parse(json.stdout) as { same_budget: { ci95: unknown } }).same_budget.ci95).toBeNull();
+});
+
+test('negative or non-numeric token counts and a second B are errors at their line (exit 2), nothing analysed', async () => {
+  const file = writeLedger([
+    seedRow('c1', 'baseline_single', true, { budget: 2000 }),
+    seedRow('c1', 'candidate_single', true, { total_tokens: -5000 }),
+    seedRow('c2', 'baseline_single', true, { prompt_tokens: '812' }),
+    seedRow('c2', 'candidate_single', true, { budget: 3000 }),
+    seedRow('c3', 'candidate_single', true, { budget: -1 }),
+  ]);
+  const result = await runCli(['analyze', '--ledger', file]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(`${file}:2: total_tokens: total_tokens must be a non-negative number of tokens, got -5000`);
+  expect(result.stderr).toContain(`${file}:3: prompt_tokens: prompt_tokens must be a non-negative number of tokens, got "812"`);
+  expect(result.stderr).toContain(`${file}:4: budget: budget 3000 differs from budget 2000 on line 1`);
+  expect(result.stderr).toContain(`${file}:5: budget: budget must be a positive number of tokens per case, got -1`);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stdout).toBe('');
+});
