@@ -7,13 +7,18 @@
  * final answer. Like the real clients it stops at once on a 429 that says not to retry.
  *
  *   node gateway-fake-agent.mjs "question" [--sdk anthropic|openai-chat|openai-responses] [--stream] [--out FILE]
+ *     [--print text|claude-json|codex-jsonl]
+ *
+ * `--print claude-json` prints the answer as `claude -p --output-format json` does (one result
+ * object, the answer in `result`); `--print codex-jsonl` as `codex exec --json` does (JSON
+ * Lines events, the answer in the `item.completed` event of an `agent_message`).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { sdk: { type: 'string', default: 'anthropic' }, stream: { type: 'boolean', default: false }, out: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { sdk: { type: 'string', default: 'anthropic' }, stream: { type: 'boolean', default: false }, out: { type: 'string' }, print: { type: 'string', default: 'text' } } });
 const question = positionals[0] ?? readFileSync(process.env.ISOBUDGET_INPUT_FILE, 'utf8');
 const system = process.env.ISOBUDGET_SYSTEM_PROMPT_FILE ? readFileSync(process.env.ISOBUDGET_SYSTEM_PROMPT_FILE, 'utf8') : '';
 const model = process.env.ISOBUDGET_MODEL ?? 'sim-small';
@@ -61,6 +66,21 @@ try {
 emit(answer);
 
 function emit(text) {
-  if (values.out) writeFileSync(values.out, text);
-  else process.stdout.write(`${text}\n`);
+  const printed = values.print === 'claude-json' ? claudeJson(text) : values.print === 'codex-jsonl' ? codexJsonl(text) : text;
+  if (values.out) writeFileSync(values.out, printed);
+  else process.stdout.write(`${printed}\n`);
+}
+
+function claudeJson(text) {
+  return JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 1200, duration_api_ms: 1100, num_turns: 2, result: text, session_id: '75ab075f-776a-4bfc-b626-e76db56da17d', total_cost_usd: 0, usage: { input_tokens: 0, output_tokens: 0 } });
+}
+
+function codexJsonl(text) {
+  return [
+    { type: 'thread.started', thread_id: '01a22623-91d9-7533-a692-151c26d275b2' },
+    { type: 'turn.started' },
+    { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: '**Checking the sum**' } },
+    { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text } },
+    { type: 'turn.completed', usage: { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0 } },
+  ].map((event) => JSON.stringify(event)).join('\n');
 }
