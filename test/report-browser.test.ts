@@ -4,7 +4,7 @@
  * drawn with data marks, a screenshot kept under test-artifacts/, and model output carrying
  * `<script>` and `<img onerror>` shown as text, never run.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -127,5 +127,36 @@ describe.skipIf(!existsSync(CHROMIUM))('report in a browser', () => {
     expect(await page.locator('.verdict-who b').first().textContent()).toBe(PAYLOAD);
     expect(await page.locator('.reason').textContent()).toContain(PAYLOAD);
     await page.screenshot({ path: join(ARTIFACTS, 'report-escaped-output.png') });
+  });
+
+  // Issue 11, item 6: undefined intervals are drawn as no bar and said "n/a", never NaN.
+  test.each([
+    { name: 'a regression set of one case both arms fail', keep: (r: ResultRecord, firstRegression: string) => r.split !== 'regression' || r.case_id === firstRegression, fail: (r: ResultRecord) => r.split === 'regression' },
+    { name: 'a 1-case run', keep: (r: ResultRecord, firstRegression: string, firstVal: string) => r.case_id === firstVal || r.case_id === firstRegression, fail: () => false },
+  ])('$name: no console error, no NaN in any chart, the error column shown', async ({ keep, fail }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'isobudget-report-nan-'));
+    cpSync(runDir, dir, { recursive: true });
+    // The test above gave one case's paths an error: clear it, this report is about intervals.
+    const records = readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ResultRecord)
+      .map((r) => ({ ...r, paths: r.paths.map((p) => ({ ...p, error: undefined })) }));
+    const firstRegression = records.find((r) => r.split === 'regression')?.case_id ?? '';
+    const firstVal = records.find((r) => r.split !== 'regression')?.case_id ?? '';
+    const kept = records.filter((r) => keep(r, firstRegression, firstVal)).map((r) =>
+      fail(r) ? { ...r, passed: false, passed_any: false, passes: 0, paths: r.paths.map((p) => ({ ...p, passed: false })) } : r,
+    );
+    writeFileSync(join(dir, 'results.jsonl'), `${kept.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const verdict = verdictForRun(dir);
+    expect(verdict.regression_set).toMatchObject({ cases: 1, ci95: null });
+    await writeRunReport(dir, { verdict });
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).not.toMatch(/NaN/);
+    const { page, consoleErrors } = await open(join(dir, 'report.html'));
+    expect(consoleErrors).toEqual([]);
+    const svgs = await page.$$eval('figure.chart svg', (nodes) => nodes.map((n) => n.outerHTML));
+    expect(svgs.length).toBeGreaterThanOrEqual(2);
+    for (const svg of svgs) expect(svg).not.toMatch(/NaN/);
+    expect(await page.locator('figure.chart').nth(1).textContent()).toContain('CI n/a');
+    expect(await page.locator('table.arm-table thead th').last().textContent()).toBe('paths ended in an error');
+    expect(await page.locator('table.arm-table td.errors').first().textContent()).toMatch(/^0 \/ \d+0\.0%$/);
   });
 });

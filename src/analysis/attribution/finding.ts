@@ -31,7 +31,17 @@ export const ACTIONS: Record<Cause, string> = {
 };
 
 export function finding(detector: Detector, flagged: boolean, summary: string, evidence: Evidence, cause: Cause | null): Finding {
-  return { detector, flagged, applicable: true, summary, evidence, cause: flagged ? cause : null, action: flagged && cause ? ACTIONS[cause] : null };
+  return { detector, flagged, applicable: true, summary, evidence: defined(evidence), cause: flagged ? cause : null, action: flagged && cause ? ACTIONS[cause] : null };
+}
+
+/** Evidence keeps no NaN: an undefined number or interval (too few cases) is null, shown as "—". */
+function defined(evidence: Evidence): Evidence {
+  const out: Evidence = {};
+  for (const [key, value] of Object.entries(evidence)) {
+    const undefinedValue = (typeof value === 'number' && Number.isNaN(value)) || (Array.isArray(value) && value.some((v) => Number.isNaN(v)));
+    out[key] = undefinedValue ? null : value;
+  }
+  return out;
 }
 
 export function notApplicable(detector: Detector, why: string): Finding {
