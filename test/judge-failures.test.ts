@@ -64,5 +64,8 @@ test.each([
   else expect(results.every((r) => r.judge_tokens === 28)).toBe(true);
   // Generation is untouched, and judge tokens stay out of B unless include_judge says so.
   expect(results.every((r) => r.total_tokens === 28)).toBe(true);
-  expect(verdictForRun(run.runDir).verdict).toBe('no_gain');
+  // Every path a scorer (judge) error: the arms measured the judge, not the variants (issue 11).
+  const verdict = verdictForRun(run.runDir);
+  expect(verdict.verdict).toBe('invalid');
+  for (const arm of verdict.invariants.arm_errors) expect(arm).toMatchObject({ paths: 4, errors: 4, scorer_errors: 4 });
 });
