@@ -3,7 +3,8 @@
  * real processes and real HTTP on 127.0.0.1:
  * - every candidate call answered HTTP 500 (a small upstream in front of `sim serve` fails
  *   the candidate's model): the verdict is `invalid` with the counts per arm and the first
- *   error, and the terminal table shows the error column — not a quiet `no_gain`;
+ *   error, and the terminal table shows the error column — not a quiet `no_gain`; the same
+ *   with the simulator's own fault injection failing every call;
  * - the README's Claude Code example with `field: result` (which reads `expected`, a string):
  *   every path a scorer error → `invalid`; with `output_field: result` the same agent output
  *   scores; and `codex exec --json` output scores with `item[type=agent_message].text`.
@@ -87,6 +88,24 @@ test('every candidate call HTTP 500: invalid (exit 12), counts per arm, the firs
   expect(header).toMatch(/errors$/);
   expect(stdout).toMatch(/candidate_single .* 8\/8\n/);
   expect(stdout).toMatch(/baseline_single .* 0\/8\n/);
+});
+
+test('the simulator failing every call (fault injection, HTTP 500): both arms are errors, invalid', async () => {
+  const faulty = await startSimServer({ seed: 3, faults: { seed: 1, rates: { http500: 1 } } });
+  try {
+    const experiment = writeExperiment({
+      provider: `{ protocol: openai-chat, base_url: "${faulty.url}/v1" }`,
+      budget: '{ total_tokens_per_case: 2000, per_case_max_tokens: 256, best_of_n: [1] }',
+      cases: 4,
+    });
+    setYaml(experiment.configPath, 'retries', 'retries: { max_attempts: 2, initial_delay_ms: 1, max_delay_ms: 5 }');
+    const { code, verdict } = await runGate(experiment.configPath, experiment.runsDir);
+    expect(code).toBe(12);
+    for (const arm of verdict.invariants.arm_errors) expect(arm).toMatchObject({ paths: 4, errors: 4, provider_errors: 4, error_rate: 1 });
+    expect(faulty.stats.faults.http500).toBe(16); // 2 arms × 4 cases × 2 attempts
+  } finally {
+    await faulty.close();
+  }
 });
 
 describe('command executor: what `claude -p --output-format json` and `codex exec --json` print', () => {
