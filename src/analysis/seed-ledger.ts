@@ -153,16 +153,22 @@ function checkRow(row: SeedRow): RowProblem | undefined {
     const value = row[key];
     // Absent or null: unknown usage (counted as such). Anything else must be a real count.
     if (value !== undefined && value !== null && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-      return { message: `${key} must be a non-negative number of tokens, got ${JSON.stringify(value) ?? String(value)}`, key, hint: `fix the count, or leave ${key} out (or null) when the provider reported no usage` };
+      return { message: `${key} must be a non-negative number of tokens, got ${shown(value)}`, key, hint: `fix the count, or leave ${key} out (or null) when the provider reported no usage` };
     }
   }
   if (row.budget !== undefined && row.budget !== null && !(typeof row.budget === 'number' && Number.isFinite(row.budget) && row.budget > 0)) {
-    return { message: `budget must be a positive number of tokens per case, got ${JSON.stringify(row.budget) ?? String(row.budget)}`, key: 'budget', hint: 'budget is B, the tokens one case may consume in one arm (e.g. 200000)' };
+    return { message: `budget must be a positive number of tokens per case, got ${shown(row.budget)}`, key: 'budget', hint: 'budget is B, the tokens one case may consume in one arm (e.g. 200000)' };
   }
   return undefined;
 }
 
 const TOKEN_KEYS = ['total_tokens', 'prompt_tokens', 'completion_tokens'] as const;
+
+/** A bad value as JSON (control characters escaped), cut to 60 characters. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
 
 /**
  * Groups by (arm, split, epoch), then by case id. Two lookups on short keys measured ~4×
