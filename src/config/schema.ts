@@ -136,6 +136,15 @@ const gates = z
   })
   .meta({ description: 'Verdict thresholds.' });
 
+const sequential = z
+  .strictObject({
+    look_every: opt(positiveInt(), 'Cases per block: the anytime-valid test is read after each block.', DEFAULTS.sequentialLookEvery),
+    min_cases: opt(positiveInt(), 'No look before this many cases.', DEFAULTS.sequentialMinCases),
+    gain_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is at least min_same_budget_gain before an efficacy stop.', DEFAULTS.sequentialGainConfidence),
+    futility_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is below min_same_budget_gain before a futility stop.', DEFAULTS.sequentialFutilityConfidence),
+  })
+  .meta({ description: 'Sequential screening: cases in a seeded random order, an anytime-valid test after each block, stop once decided.' });
+
 const scorerObject = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
   z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), 'Output JSON field to compare.') }),
@@ -255,6 +264,7 @@ export const experimentSchema = z
     rate_limit: opt(z.strictObject({ requests_per_second: z.number().positive().meta({ description: 'Requests per second across the run.' }) }), 'Request rate cap; default: none.'),
     retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
+    sequential: opt(sequential, 'Sequential screening (also `run --sequential`): stop scheduling cases once an anytime-valid test decides.'),
   })
   .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
 

@@ -1,5 +1,6 @@
 /** A Markdown summary fit for a CI job summary ($GITHUB_STEP_SUMMARY), pure. */
 import type { VerdictRecord } from '../verdict/record.js';
+import { renderSequentialMarkdown } from './sequential-text.js';
 
 export function renderMarkdownSummary(record: VerdictRecord): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -16,6 +17,7 @@ export function renderMarkdownSummary(record: VerdictRecord): string {
     ...record.arms.map((a) => `| ${a.arm} | ${a.n} | ${pct(a.passAt1)} | ${a.n === 1 ? '—' : pct(a.passAtN)} | ${a.n === 1 ? '—' : pct(a.selectedAtN)} | ${num(a.meanTokensPerCase)} | ${num(a.tokensPerSuccess)} | ${num(a.latencyP95Ms)} |`),
     '',
   ];
+  if (record.sequential) lines.push(renderSequentialMarkdown(record.sequential), '');
   const sb = record.same_budget;
   if (sb) lines.push(`Same budget (B=${sb.budget}), n=1: delta ${signed(sb.delta)}, ${Math.round(sb.confidence * 100)}% CI [${signed(sb.ci95[0])}, ${signed(sb.ci95[1])}], tokens/success ×${sb.tokens_per_success_growth?.toFixed(2) ?? '?'}, p95 latency ×${sb.p95_latency_ratio?.toFixed(2) ?? '?'}.`, '');
   for (const on of record.bestofn) lines.push(`Best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (${signed(on.delta)}, CI [${signed(on.ci95[0])}, ${signed(on.ci95[1])}]); pass@${on.n} oracle ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; n=${on.n} costs ×${on.bestofn_ratio?.toFixed(2) ?? '?'} of n=1.`, '');
