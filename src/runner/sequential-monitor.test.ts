@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { EvalCase } from '../core/case.js';
 import type { ResultRecord } from '../ledger/records.js';
 import { createRng } from '../stats/index.js';
 import { makeResults, pattern } from '../test-support/results.js';
@@ -131,8 +132,9 @@ describe('the sequential plan', () => {
   });
 
   test('units: the regression set first, then whole cases in the seeded order', () => {
-    const cases = ids.slice(0, 6).map((id) => ({ id, input: id }));
-    const units = planUnits({ split: 'val', cases, regressionCases: [{ id: 'reg-1', input: 'r' }], bestOfN: [1, 4], epochs: 1 });
+    const evalCase = (id: string): EvalCase => ({ id, input: id, messages: undefined, expected: 'x', reference: undefined, category: undefined, tags: [], cluster: undefined, metadata: {}, source: { file: 'val.jsonl', line: 1 } });
+    const cases = ids.slice(0, 6).map(evalCase);
+    const units = planUnits({ split: 'val', cases, regressionCases: [evalCase('reg-1')], bestOfN: [1, 4], epochs: 1 });
     const order = shuffledIds(cases.map((c) => c.id), 3);
     const ordered = sequentialUnitOrder(units, order);
     expect(ordered.slice(0, 2).every((u) => u.split === 'regression')).toBe(true);
