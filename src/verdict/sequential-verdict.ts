@@ -16,11 +16,11 @@
  */
 import type { LoadedRun } from '../analysis/load-run.js';
 import type { ResultRecord } from '../ledger/records.js';
-import { replaySequential, type SequentialMonitor } from '../runner/sequential-monitor.js';
+import { replaySequential, type SequentialMonitor, type SequentialOutcome } from '../runner/sequential-monitor.js';
 import type { PairedScreen, ScreenEvidence } from '../stats/sequential-screen.js';
 import { casesForPower } from '../stats/index.js';
 import { explain } from './reason.js';
-import type { Check, VerdictRecord } from './record.js';
+import type { Check, VerdictName, VerdictRecord } from './record.js';
 import type { SequentialComparisonRecord, SequentialRecord } from './sequential-record.js';
 
 export interface SequentialView {
@@ -38,20 +38,28 @@ export function sequentialView(run: Pick<LoadedRun, 'manifest' | 'results'>): Se
   return { results: run.results.filter((r) => r.split === 'regression' || read.has(r.case_id)), monitor };
 }
 
+/**
+ * The verdict name after the two sequential rules, from the stop and the evidence alone — what
+ * `applySequential` decides, without the bounds (calibration calls this thousands of times).
+ */
+export function sequentialVerdictName(verdict: VerdictName, outcome: Pick<SequentialOutcome, 'stop' | 'decidedGain'>): { verdict: VerdictName; rule: 'regression' | 'no_anytime_gain' | undefined } {
+  if (outcome.stop?.reason === 'futility' && outcome.stop.regression && verdict !== 'invalid') return { verdict: 'regression', rule: 'regression' };
+  if ((verdict === 'real_evolution' || verdict === 'budget_growth') && !outcome.decidedGain) return { verdict: 'inconclusive', rule: 'no_anytime_gain' };
+  return { verdict, rule: undefined };
+}
+
 export function applySequential(record: VerdictRecord, monitor: SequentialMonitor): VerdictRecord {
   const section = sequentialRecord(monitor);
   const gain = record.gates.min_same_budget_gain;
   const checks: Check[] = [...record.checks];
   const n1 = section.n1;
   checks.push({ name: 'anytime_valid_gain', passed: n1.decided_gain, detail: `anytime-valid ${pct(section.method.confidence)} CS [${pts(n1.cs[0])}, ${pts(n1.cs[1])}], ${pct(section.method.gain_confidence)} gain bound ${pts(n1.gain_bound)} vs min ${pts(gain)} (${section.stopped_at} cases, ${section.stop_reason})` });
-  let verdict = record.verdict;
+  const { verdict, rule } = sequentialVerdictName(record.verdict, monitor.outcome());
   let power = record.power;
   let reason: string | undefined;
-  if (section.stop_reason === 'futility' && n1.decided_worse && verdict !== 'invalid') {
-    verdict = 'regression';
+  if (rule === 'regression') {
     checks.push({ name: 'anytime_valid_no_loss', passed: false, detail: `the anytime-valid ${pct(section.method.confidence)} CS of the n=1 delta [${pts(n1.cs[0])}, ${pts(n1.cs[1])}] lies below 0` });
-  } else if ((verdict === 'real_evolution' || verdict === 'budget_growth') && !n1.decided_gain) {
-    verdict = 'inconclusive';
+  } else if (rule === 'no_anytime_gain') {
     power = powerOf(record);
     reason = `inconclusive: the n=1 delta ${pts(record.same_budget?.delta ?? n1.delta)} passes the fixed-sample rules, but under optional stopping the anytime-valid ${pct(section.method.gain_confidence)} gain bound (${pts(n1.gain_bound)}) does not reach the minimum gain ${pts(gain)}; a larger split would decide it.`;
   }
