@@ -135,7 +135,7 @@ function screenOne(results: ResultRecord[], order: string[], input: SequentialCa
     orderSeed: 0,
     lookEvery: input.sequential.lookEvery,
     minCases: input.sequential.minCases,
-    levels: { minGain: input.gates.minSameBudgetGain, confidence: input.gates.confidence, gainConfidence: input.sequential.gainConfidence, futilityConfidence: input.sequential.futilityConfidence, horizon: order.length },
+    levels: { minGain: input.gates.minSameBudgetGain, confidence: input.sequential.confidence ?? input.gates.confidence, gainConfidence: input.sequential.gainConfidence, futilityConfidence: input.sequential.futilityConfidence, horizon: order.length },
     maxTokenGrowthRatio: input.gates.maxTokenGrowthRatio,
     maxLatencyGrowthRatio: input.gates.maxLatencyGrowthRatio,
     epochs: 1,

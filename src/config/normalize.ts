@@ -34,6 +34,7 @@ export function sequentialConfig(raw: NonNullable<RawExperimentConfig['sequentia
     minCases: raw.min_cases ?? DEFAULTS.sequentialMinCases,
     gainConfidence: raw.gain_confidence ?? DEFAULTS.sequentialGainConfidence,
     futilityConfidence: raw.futility_confidence ?? DEFAULTS.sequentialFutilityConfidence,
+    ...(raw.confidence === undefined ? {} : { confidence: raw.confidence }),
   };
 }
 

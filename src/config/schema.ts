@@ -142,6 +142,7 @@ const sequential = z
     min_cases: opt(positiveInt(), 'No look before this many cases.', DEFAULTS.sequentialMinCases),
     gain_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is at least min_same_budget_gain before an efficacy stop.', DEFAULTS.sequentialGainConfidence),
     futility_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is below min_same_budget_gain before a futility stop.', DEFAULTS.sequentialFutilityConfidence),
+    confidence: opt(z.number().gt(0).lt(1), 'Two-sided confidence of the anytime-valid confidence sequence (default: gates.confidence).'),
   })
   .meta({ description: 'Sequential screening: cases in a seeded random order, an anytime-valid test after each block, stop once decided.' });
 

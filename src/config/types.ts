@@ -116,6 +116,8 @@ export interface SequentialConfig {
   gainConfidence: number;
   /** One-sided confidence that the n=1 gain is < min_same_budget_gain before stopping for futility. */
   futilityConfidence: number;
+  /** Two-sided confidence of the anytime-valid CS; undefined: gates.confidence. */
+  confidence?: number | undefined;
 }
 
 export interface BudgetConfig {

@@ -44,7 +44,7 @@ export function sequentialPlan(config: ExperimentConfig, sequential: SequentialC
     minCases: sequential.minCases,
     levels: {
       minGain: config.gates.minSameBudgetGain,
-      confidence: config.gates.confidence,
+      confidence: sequential.confidence ?? config.gates.confidence,
       gainConfidence: sequential.gainConfidence,
       futilityConfidence: sequential.futilityConfidence,
       horizon: Math.max(1, caseIds.length),
