@@ -5,7 +5,7 @@
  * judged by the real verdict, beside the fixed-size run on the same draws. The test suite runs
  * a small version (src/calibrate/sequential-calibrate.test.ts); this one reads the rates.
  *
- *   node bench/sequential-calibration.mjs [--experiments 2000] [--rounds 200] [--seed 1]
+ *   node bench/sequential-calibration.mjs [--experiments 1000] [--rounds 200] [--seed 1]
  *
  * Targets: false promotion ≤ 5% at every effect below min_same_budget_gain (0, +0.05), counted
  * at whichever look it happened; mean tokens ≤ 60% of the fixed run at 0 and +0.20; power at
@@ -20,12 +20,13 @@ import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const { values } = parseArgs({ options: { experiments: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { experiments: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' } } });
 const { calibrateSequential, renderSequentialCalibration } = await import(pathToFileURL(join(root, 'dist', 'calibrate', 'index.js')).href);
+const { DEFAULTS } = await import(pathToFileURL(join(root, 'dist', 'config', 'defaults.js')).href);
 
 const started = performance.now();
 const gates = { minSameBudgetGain: 0.08, maxTokenGrowthRatio: 1.15, maxLatencyGrowthRatio: 1.3, bootstrapRounds: Number(values.rounds), confidence: 0.95 };
-const sequential = { lookEvery: 20, minCases: 40, gainConfidence: 0.85, futilityConfidence: 0.65 };
+const sequential = { lookEvery: DEFAULTS.sequentialLookEvery, minCases: DEFAULTS.sequentialMinCases, gainConfidence: DEFAULTS.sequentialGainConfidence, futilityConfidence: DEFAULTS.sequentialFutilityConfidence };
 const report = calibrateSequential({
   effects: [0, 0.05, 0.1, 0.15, 0.2],
   sizes: [200, 800],

@@ -52,7 +52,7 @@ export const DEFAULTS = {
   sequentialLookEvery: 20,
   sequentialMinCases: 40,
   /** One-sided confidence that the gain is ≥ min_same_budget_gain before an efficacy stop. */
-  sequentialGainConfidence: 0.85,
+  sequentialGainConfidence: 0.8,
   /** One-sided confidence that the gain is < min_same_budget_gain before a futility stop. */
-  sequentialFutilityConfidence: 0.65,
+  sequentialFutilityConfidence: 0.6,
 } as const;

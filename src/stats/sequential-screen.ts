@@ -27,9 +27,9 @@ export interface ScreenLevels {
   minGain: number;
   /** Two-sided confidence of the anytime-valid CS, e.g. 0.95. */
   confidence: number;
-  /** One-sided confidence that the gain is at least g before promoting, e.g. 0.85. */
+  /** One-sided confidence that the gain is at least g before promoting, e.g. 0.8. */
   gainConfidence: number;
-  /** One-sided confidence that the gain is below g before stopping for futility, e.g. 0.65. */
+  /** One-sided confidence that the gain is below g before stopping for futility, e.g. 0.6. */
   futilityConfidence: number;
   /** Cases the split holds: the bets are tuned to it (cases). */
   horizon: number;
