@@ -132,6 +132,11 @@ export class SequentialMonitor {
     };
   }
 
+  /** Screened cases with at least one result recorded. */
+  startedCases(): string[] {
+    return [...this.byCase.keys()];
+  }
+
   /** The screens themselves, for their bounds (bisection; read once when the verdict is written). */
   screens(): { singles: PairedScreen; bestOfN: PairedScreen | undefined } {
     return { singles: this.singles, bestOfN: this.bestOfNScreen };

@@ -1,7 +1,7 @@
 /**
  * The order units are handed to the run's workers. A plain run hands out its plan; a
- * sequential run hands out whole cases in the seeded order and stops handing out new ones
- * once its monitor has decided (units already taken finish and are recorded).
+ * sequential run hands out whole cases in the seeded order and starts no new case once its
+ * monitor has decided (cases in flight finish and are recorded).
  */
 import type { ResultRecord } from '../ledger/records.js';
 import type { Unit } from './plan.js';
@@ -24,11 +24,14 @@ export function planQueue(units: readonly Unit[]): UnitQueue {
 }
 
 /**
+ * Cases already started finish — every arm of them runs — so the ledger holds whole cases;
+ * after the stop no new case starts (the regression set always runs: the verdict needs it).
  * `onStop` runs once, synchronously, when the commit that completes a deciding look arrives —
  * or at once when a resumed run's committed results had already decided.
  */
 export function sequentialQueue(units: readonly Unit[], monitor: SequentialMonitor, onStop: (stop: SequentialStop) => void): UnitQueue {
   const ordered = sequentialUnitOrder(units, monitor.plan.order);
+  const started = new Set(monitor.startedCases());
   let cursor = 0;
   let announced = false;
   const announce = (): void => {
@@ -40,7 +43,17 @@ export function sequentialQueue(units: readonly Unit[], monitor: SequentialMonit
   };
   announce();
   return {
-    next: () => (monitor.stopped === undefined ? ordered[cursor++] : undefined),
+    next: () => {
+      while (cursor < ordered.length) {
+        const unit = ordered[cursor++] as Unit;
+        const id = unit.evalCase.id;
+        if (unit.split === 'regression' || monitor.stopped === undefined || started.has(id)) {
+          if (unit.split !== 'regression') started.add(id);
+          return unit;
+        }
+      }
+      return undefined;
+    },
     committed: (result) => {
       monitor.record(result);
       announce();
