@@ -127,3 +127,13 @@ test('a `sequential:` block in the config turns it on; a bad value is a one-line
   expect(bad.stderr).toContain('sequential.look_every');
   expect(bad.stderr).not.toMatch(/\n\s+at /);
 });
+
+test('--sequential cannot turn a fixed-size run sequential on --resume', async () => {
+  const experiment = writeExperiment({ provider: '{ preset: sim }', cases: 6 });
+  const fixed = await runCli(['run', experiment.configPath, '--out', experiment.runsDir, '--run-id', 'fixed', '--quiet', '--no-report', '--sim-latency-scale', '0']);
+  expect(fixed.code, fixed.stderr).toBe(0);
+  const resumed = await runCli(['run', '--resume', join(experiment.runsDir, 'fixed'), '--sequential']);
+  expect(resumed.code).toBe(2);
+  expect(resumed.stderr).toContain('--sequential cannot switch a fixed-size run');
+  expect(resumed.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+});

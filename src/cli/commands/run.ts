@@ -37,6 +37,9 @@ export const runCommand: CommandSpec = {
     }, USAGE);
     const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
+    if (values.sequential === true && manifest && !manifest.sequential) {
+      throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
+    }
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'run: missing EXPERIMENT.yaml', { hint: USAGE });
     const quiet = values.quiet === true || values.json === true;
