@@ -2,7 +2,7 @@
 export { passAtK, wilsonInterval, mcnemarExactP, createRng, pairedBootstrap, pairedDifference, quantile, casesForPower, minimumDetectableEffect, pairedStandardError, clusteredStandardError } from './stats/index.js';
 export type { Interval, BootstrapEstimate } from './stats/index.js';
 export { loadConfig, parseConfigText, experimentJsonSchema } from './config/index.js';
-export type { ExperimentConfig, ScorerConfig, SelectorConfig, ProviderConfig, VariantConfig, GatesConfig, BudgetConfig } from './config/types.js';
+export type { ExperimentConfig, ScorerConfig, SelectorConfig, ProviderConfig, VariantConfig, GatesConfig, BudgetConfig, SequentialConfig } from './config/types.js';
 export { loadDataset, checkSplitOverlap } from './datasets/index.js';
 export { createProvider } from './providers/index.js';
 export type { Provider, GenerateRequest, GenerateResult, Protocol } from './providers/spec.js';
@@ -13,6 +13,15 @@ export { createSelector } from './runner/selectors/index.js';
 export { planPathBudget } from './runner/budget.js';
 export { runExperiment } from './runner/run-experiment.js';
 export type { RunExperimentOptions } from './runner/run-experiment.js';
+export type { ExecuteRunResult } from './runner/execute-run.js';
+// Sequential screening (issue 14): runExperiment({ sequential }) runs it; these decide and replay it.
+export { bettingBound, CapitalProcess, logCapital, runningBound, type BetSchedule, type BoundSide } from './stats/betting-cs.js';
+export { decideLook, hasDecidedGain, PairedScreen, type ScreenBounds, type ScreenDecision, type ScreenEvidence, type ScreenLevels, type ScreenLook, type StopReason } from './stats/sequential-screen.js';
+export { replaySequential, SequentialMonitor, type SequentialOutcome, type SequentialStop } from './runner/sequential-monitor.js';
+export { sequentialPlan, shuffledIds, type SequentialPlan } from './runner/sequential-plan.js';
+export { applySequential, sequentialVerdictName, sequentialView } from './verdict/sequential-verdict.js';
+export type { SequentialRecord, SequentialComparisonRecord } from './verdict/sequential-record.js';
+export { calibrateSequential, type SequentialCalibrationReport, type SequentialCell } from './calibrate/sequential-calibrate.js';
 export { armMetrics } from './analysis/arm-metrics.js';
 export type { ArmMetrics } from './analysis/arm-metrics.js';
 export { analyzeResults } from './analysis/analyze-run.js';

@@ -6,3 +6,5 @@ export { searchCasesForPower, type PowerSearchInput, type PowerSearchResult } fr
 export { renderCalibration, type RenderContext } from './render.js';
 export { experimentSeeds, simulateScenario, type ScenarioInput, type ScenarioResult } from './simulate.js';
 export { syntheticResults, type ArmModel, type StreamSeeds } from './synthetic-results.js';
+export { calibrateSequential, type SequentialCalibrationInput, type SequentialCalibrationReport, type SequentialCell } from './sequential-calibrate.js';
+export { renderSequentialCalibration, type SequentialRenderContext } from './render-sequential.js';

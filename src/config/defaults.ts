@@ -50,4 +50,11 @@ export const DEFAULTS = {
   initialDelayMs: 500,
   maxDelayMs: 30_000,
   nMode: 'native',
+  /** Sequential screening (issue 14): cases per block, and the first look (cases). */
+  sequentialLookEvery: 20,
+  sequentialMinCases: 40,
+  /** One-sided confidence that the gain is ≥ min_same_budget_gain before an efficacy stop. */
+  sequentialGainConfidence: 0.8,
+  /** One-sided confidence that the gain is < min_same_budget_gain before a futility stop. */
+  sequentialFutilityConfidence: 0.6,
 } as const;

@@ -5,6 +5,7 @@ export { nodeFileAccess, type ConfigFileAccess } from './file-access.js';
 export { experimentJsonSchema } from './json-schema.js';
 export { formatKeyPath, type KeyPath } from './key-path.js';
 export { loadConfig, parseConfigText, type ParseConfigOptions } from './load.js';
+export { sequentialConfig } from './normalize.js';
 export { PRESET_NAMES, PRESETS, type PresetName, type ProviderPreset } from './presets.js';
 export { experimentSchema, PROTOCOLS, type RawExperimentConfig } from './schema.js';
 export type * from './types.js';

@@ -10,7 +10,7 @@ import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
 import type { RawExperimentConfig, RawScorer } from './schema.js';
-import type { ExperimentConfig, ProviderConfig, RetryConfig, ScorerConfig, SelectorConfig, VariantConfig } from './types.js';
+import type { ExperimentConfig, ProviderConfig, RetryConfig, ScorerConfig, SelectorConfig, SequentialConfig, VariantConfig } from './types.js';
 
 type Role = 'baseline' | 'candidate';
 type KeyPath = Array<string | number>;
@@ -25,6 +25,17 @@ interface Context {
 
 function fileProblem(context: Context, path: KeyPath, what: string, absolutePath: string, hint: string): void {
   context.problems.push({ code: 'config_file_not_found', path, anchor: 'value', message: `${what} not found: ${absolutePath}`, hint });
+}
+
+/** The `sequential:` block with its defaults; `run --sequential` without one uses `sequentialConfig({})`. */
+export function sequentialConfig(raw: NonNullable<RawExperimentConfig['sequential']>): SequentialConfig {
+  return {
+    lookEvery: raw.look_every ?? DEFAULTS.sequentialLookEvery,
+    minCases: raw.min_cases ?? DEFAULTS.sequentialMinCases,
+    gainConfidence: raw.gain_confidence ?? DEFAULTS.sequentialGainConfidence,
+    futilityConfidence: raw.futility_confidence ?? DEFAULTS.sequentialFutilityConfidence,
+    ...(raw.confidence === undefined ? {} : { confidence: raw.confidence }),
+  };
 }
 
 function provider(raw: RawExperimentConfig['provider']): ProviderConfig {
@@ -202,6 +213,7 @@ export function normalizeConfig(
     rateLimit: raw.rate_limit?.requests_per_second,
     retries: retries(raw.retries),
     nMode: raw.n_mode ?? DEFAULTS.nMode,
+    ...(raw.sequential === undefined ? {} : { sequential: sequentialConfig(raw.sequential) }),
   };
   return { config, problems: context.problems };
 }

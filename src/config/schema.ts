@@ -142,6 +142,15 @@ const OUTPUT_FIELD_HELP = 'Dotted path into the output parsed as JSON (JSON Line
 /** `scorer.output_field`: the syntax is checked here, the lookup happens in scorers/output-field.ts. */
 const outputField = () => opt(z.string().refine((path) => parseOutputField(path) !== undefined, { error: 'must be a dotted path such as `result` or `item[type=agent_message].text`' }), OUTPUT_FIELD_HELP);
 const EXPECTED_FIELD_HELP = 'Dotted path into an object `expected` holding the answer.';
+const sequential = z
+  .strictObject({
+    look_every: opt(positiveInt(), 'Cases per block: the anytime-valid test is read after each block.', DEFAULTS.sequentialLookEvery),
+    min_cases: opt(positiveInt(), 'No look before this many cases.', DEFAULTS.sequentialMinCases),
+    gain_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is at least min_same_budget_gain before an efficacy stop.', DEFAULTS.sequentialGainConfidence),
+    futility_confidence: opt(z.number().gt(0).lt(1), 'One-sided confidence that the n=1 gain is below min_same_budget_gain before a futility stop.', DEFAULTS.sequentialFutilityConfidence),
+    confidence: opt(z.number().gt(0).lt(1), 'Two-sided confidence of the anytime-valid confidence sequence (default: gates.confidence).'),
+  })
+  .meta({ description: 'Sequential screening: cases in a seeded random order, an anytime-valid test after each block, stop once decided.' });
 
 const scorerObject = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), output_field: outputField() }),
@@ -269,6 +278,7 @@ export const experimentSchema = z
     rate_limit: opt(z.strictObject({ requests_per_second: z.number().positive().meta({ description: 'Requests per second across the run.' }) }), 'Request rate cap; default: none.'),
     retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
+    sequential: opt(sequential, 'Sequential screening (also `run --sequential`): stop scheduling cases once an anytime-valid test decides.'),
   })
   .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
 

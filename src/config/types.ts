@@ -119,6 +119,20 @@ export interface GatesConfig {
   maxErrorRate?: number;
 }
 
+/** Sequential screening (issue 14): look after each block, stop once the answer is decided. */
+export interface SequentialConfig {
+  /** Cases per block; the test is read after each block (cases). */
+  lookEvery: number;
+  /** No look before this many cases (cases). */
+  minCases: number;
+  /** One-sided confidence that the n=1 gain is ≥ min_same_budget_gain before stopping for efficacy. */
+  gainConfidence: number;
+  /** One-sided confidence that the n=1 gain is < min_same_budget_gain before stopping for futility. */
+  futilityConfidence: number;
+  /** Two-sided confidence of the anytime-valid CS; undefined: gates.confidence. */
+  confidence?: number | undefined;
+}
+
 export interface BudgetConfig {
   /** B: tokens one case may consume in one arm, every call and path (tokens). */
   totalTokensPerCase: number;
@@ -162,4 +176,6 @@ export interface ExperimentConfig {
   retries: RetryConfig;
   /** `native`: one call with API `n`; `parallel`: n calls. */
   nMode: 'native' | 'parallel';
+  /** Sequential screening, when the config has a `sequential:` block (`run --sequential` adds the defaults). */
+  sequential?: SequentialConfig | undefined;
 }

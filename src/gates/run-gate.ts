@@ -184,7 +184,8 @@ async function openGate(store: MemoryStore, options: GateOptions, candidateId: s
 
 function defaultRunTest(options: GateOptions): (configPath: string) => Promise<LoadedRun> {
   return async (configPath) => {
-    const result = await runExperiment({ configPath, split: 'test', outDir: options.outDir, ...(options.env ? { env: options.env } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    // The final gate runs the whole test split even when the config screens sequentially on val.
+    const result = await runExperiment({ configPath, split: 'test', outDir: options.outDir, sequential: false, ...(options.env ? { env: options.env } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     if (result.interrupted) throw new IsobudgetError('interrupted', `the test run was interrupted: ${result.runDir}`);
     verdictForRun(result.runDir);
     return loadRunForMemory(result.runDir);

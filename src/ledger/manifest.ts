@@ -1,5 +1,7 @@
 /** The run manifest (DESIGN §1, invariant 5): what makes a run reproducible and comparable. */
 import type { ExperimentConfig, SplitName } from '../config/types.js';
+import type { SequentialPlan } from '../runner/sequential-plan.js';
+import type { StopReason } from '../stats/sequential-screen.js';
 
 export interface ArmPlan {
   arm: string;
@@ -41,4 +43,6 @@ export interface Manifest {
   /** Notes the runner added while running, e.g. native n rejected → parallel. */
   events: Array<{ ts: string; message: string }>;
   resumed: number;
+  /** Sequential screening (issue 14): the plan a replay decides by, and the stop once decided. */
+  sequential?: { plan: SequentialPlan; stopped_at: number | null; stop_reason: StopReason | null };
 }

@@ -1,6 +1,7 @@
 /** A Markdown summary fit for a CI job summary ($GITHUB_STEP_SUMMARY), pure. */
 import type { VerdictRecord } from '../verdict/record.js';
 import { budgetLabel, pct, pointsInterval, ratio, signedPoints, tokens as num } from './text-format.js';
+import { renderSequentialMarkdown } from './sequential-text.js';
 
 export function renderMarkdownSummary(record: VerdictRecord): string {
   const signed = (x: number): string => `${signedPoints(x)} pts`;
@@ -21,6 +22,7 @@ export function renderMarkdownSummary(record: VerdictRecord): string {
     ...record.arms.map((a) => `| ${a.arm} | ${a.n} | ${pct(a.passAt1)} | ${a.n === 1 ? '—' : pct(a.passAtN)} | ${a.n === 1 ? '—' : pct(a.selectedAtN)} | ${num(a.meanTokensPerCase)} | ${num(a.tokensPerSuccess)} | ${num(a.latencyP95Ms)} | ${errorCell(a.arm)} |`),
     '',
   ];
+  if (record.sequential) lines.push(renderSequentialMarkdown(record.sequential), '');
   const sb = record.same_budget;
   if (sb) lines.push(`${sb.budget === null ? 'B unknown (not a same-budget comparison)' : `Same budget (${budgetLabel(sb.budget)})`}, n=1: delta ${signed(sb.delta)}, ${sb.ci95 ? `${Math.round(sb.confidence * 100)}% ` : ''}${interval(sb.ci95)}, tokens/success ×${ratio(sb.tokens_per_success_growth)}, p95 latency ×${ratio(sb.p95_latency_ratio)}.`, '');
   for (const on of record.bestofn) lines.push(`Best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (${signed(on.delta)}, ${interval(on.ci95)}); pass@${on.n} oracle ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; n=${on.n} costs ×${ratio(on.bestofn_ratio)} of n=1.`, '');

@@ -25,7 +25,10 @@ import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
 import { runUnit, type UnitServices } from './run-unit.js';
 import type { Executor, RunContext } from './unit-context.js';
-import type { ExperimentConfig } from '../config/types.js';
+import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
+import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
+import { sequentialPlan } from './sequential-plan.js';
+import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -53,6 +56,11 @@ export interface ExecuteRunOptions {
    * records (~20 MB of objects) would otherwise stay live for the whole run.
    */
   keepResults?: boolean;
+  /**
+   * Sequential screening (issue 14) of a new run: cases in a seeded order, an anytime-valid test
+   * after each block, no new case once it decides. A resumed run keeps its manifest's plan.
+   */
+  sequential?: SequentialConfig;
 }
 
 export interface ExecuteRunResult {
@@ -64,6 +72,8 @@ export interface ExecuteRunResult {
   /** Units committed to the ledger, this session and before it. */
   unitsCommitted: number;
   interrupted: boolean;
+  /** The sequential decision (stop, evidence, tokens) of a sequential run. */
+  sequential?: SequentialOutcome;
 }
 
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRunResult> {
@@ -72,6 +82,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   const units = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs });
   const opened = openRunDir(options, units);
   const { paths, manifest, done } = opened;
+  // Primed with what a resumed run committed before: it reaches the same stop as an uninterrupted run.
+  const monitor = manifest.sequential ? replaySequential(manifest.sequential.plan, opened.results) : undefined;
   const keepResults = options.keepResults !== false;
   const results = keepResults ? opened.results : [];
   let unitsCommitted = done.size;
@@ -103,17 +115,24 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     },
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
   };
+  const queue: UnitQueue = monitor ? sequentialQueue(pending, monitor, (stop) => {
+    const sequential = manifest.sequential;
+    if (!sequential || sequential.stopped_at !== null) return;
+    sequential.stopped_at = stop.atCases;
+    sequential.stop_reason = stop.reason;
+    run.onEvent(`sequential: stopped after ${stop.atCases} of ${sequential.plan.order.length} cases (${stop.reason}); cases in flight finish and are recorded`);
+  }) : planQueue(pending);
   const scorer = createScorer(config.scorer);
   const executor = createExecutor(config, options.env ?? process.env);
   const services: UnitServices = { executor, scorer, selector: createSelector(config.selector, scorer) };
 
-  let cursor = 0;
   // Enough units in flight to keep every call slot busy (a native-n unit is one call,
   // a parallel one n), without holding the whole plan in memory at once.
   const lanes = Math.max(1, Math.min(pending.length, config.concurrency * 2));
   const worker = async (): Promise<void> => {
-    while (!abort.signal.aborted && cursor < pending.length) {
-      const unit = pending[cursor++] as Unit;
+    while (!abort.signal.aborted) {
+      const unit = queue.next();
+      if (!unit) return;
       try {
         const outcome = await runUnit(run, unit, services);
         if (abort.signal.aborted) {
@@ -121,6 +140,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
           return;
         }
         writer.commitUnit(outcome.context.calls, outcome.result);
+        queue.committed(outcome.result);
         if (keepResults) results.push(outcome.result);
         unitsCommitted += 1;
         progress.unitDone();
@@ -146,7 +166,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   manifest.status = interrupted ? 'interrupted' : 'complete';
   manifest.updated_at = new Date().toISOString();
   writeJsonAtomic(paths.manifest, manifest);
-  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted };
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
 }
 
 function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[] } {
@@ -206,6 +226,7 @@ function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPath
     warnings: arms.warnings,
     events: [],
     resumed: 0,
+    ...(options.sequential ? { sequential: { plan: sequentialPlan(inputs.config, options.sequential, inputs.cases.map((c) => c.id)), stopped_at: null, stop_reason: null } } : {}),
   };
   writeJsonAtomic(paths.manifest, manifest);
   return { paths, manifest, done: new Set(), results: [] };

@@ -2,8 +2,8 @@
  * The library entry point for a run: config → inputs → provider → executeRun.
  * The CLI is a thin layer over this; tests and scripts call it directly.
  */
-import { loadConfig, readApiKey } from '../config/index.js';
-import type { SplitName } from '../config/types.js';
+import { loadConfig, readApiKey, sequentialConfig } from '../config/index.js';
+import type { ExperimentConfig, SequentialConfig, SplitName } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
 import { createProvider } from '../providers/create-provider.js';
 import { executeRun, type ExecuteRunResult } from './execute-run.js';
@@ -32,6 +32,13 @@ export interface RunExperimentOptions {
   onStart?: (manifest: Manifest) => void;
   /** See ExecuteRunOptions.keepResults (default true). */
   keepResults?: boolean;
+  /**
+   * Sequential screening (issue 14) of a new run: `true` uses the config's `sequential:` block
+   * or the defaults (look_every 20, min_cases 40); an object overrides single settings; `false`
+   * runs every case even when the config has the block. Default: on exactly when the config has
+   * the block. A resumed run keeps whatever its manifest says.
+   */
+  sequential?: boolean | Partial<SequentialConfig>;
 }
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
@@ -56,7 +63,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
+    ...sequentialOption(config, options.sequential),
     env,
     secrets: apiKey ? [apiKey] : [],
   });
+}
+
+function sequentialOption(config: ExperimentConfig, choice: RunExperimentOptions['sequential']): { sequential?: SequentialConfig } {
+  if (choice === false || (choice === undefined && config.sequential === undefined)) return {};
+  const base = config.sequential ?? sequentialConfig({});
+  return { sequential: typeof choice === 'object' ? { ...base, ...choice } : base };
 }

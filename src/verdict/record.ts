@@ -6,6 +6,7 @@
  */
 import type { ArmMetrics } from '../analysis/arm-metrics.js';
 import type { Attribution } from '../analysis/attribution/attribute.js';
+import type { SequentialRecord } from './sequential-record.js';
 
 export const VERDICT_SCHEMA_VERSION = 1;
 
@@ -87,6 +88,8 @@ export interface VerdictRecord {
   checks: Check[];
   /** Fake-evolution findings and their routed actions (DESIGN §6), when computed. */
   attribution?: Attribution;
+  /** How a sequential screening run stopped (issue 14); absent for a fixed-size run. */
+  sequential?: SequentialRecord;
   gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number };
   method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;

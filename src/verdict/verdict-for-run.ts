@@ -8,6 +8,7 @@ import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
 import { decideVerdict } from './decide.js';
 import { readHistory, type HistoryOptions } from './history.js';
 import type { VerdictRecord } from './record.js';
+import { applySequential, sequentialView } from './sequential-verdict.js';
 
 export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesConfig>): AnalysisContext {
   const config = manifest.config;
@@ -28,12 +29,16 @@ export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesCon
 /** `run`: the directory's results when the caller has them already (it reads them once for the report too). */
 export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write = true, history: HistoryOptions = {}, run: LoadedRun = loadRun(dir)): VerdictRecord {
   const now = history.now ?? new Date();
-  const analysis = analyzeResults(run.results, contextFromManifest(run.manifest, gates));
+  // A sequential run is judged on the cases its decision read (sequential-verdict.ts).
+  const sequential = sequentialView(run);
+  const results = sequential?.results ?? run.results;
+  const analysis = analyzeResults(results, contextFromManifest(run.manifest, gates));
   // The history needs this round's own significance, which the first pass provides.
-  const firstPass = decideVerdict(analysis, now, attribute(run.results, analysis));
-  const evaluated = run.results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
+  const firstPass = decideVerdict(analysis, now, attribute(results, analysis));
+  const evaluated = results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
   const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
-  const verdict = decideVerdict(analysis, now, attribute(run.results, analysis, past));
+  const decided = decideVerdict(analysis, now, attribute(results, analysis, past));
+  const verdict = sequential ? applySequential(decided, sequential.monitor) : decided;
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }

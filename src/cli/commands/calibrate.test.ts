@@ -49,3 +49,31 @@ describe('isobudget calibrate', () => {
     expect(await main(['calibrate', '--rounds', '10'], io)).toBe(2);
   });
 });
+
+describe('isobudget calibrate --sequential', () => {
+  test('--json: every contract field, keyed by effect then split size', async () => {
+    const { io, out } = capture();
+    expect(await main(['calibrate', '--sequential', '--cases', '80', '--experiments', '12', '--rounds', '100', '--categories', '0', '--json'], io)).toBe(0);
+    const record = JSON.parse(out()) as { kind: string; plan: { sizes: number[]; sequential: { lookEvery: number } }; effects: Record<string, Record<string, Record<string, unknown>>> };
+    expect(record.kind).toBe('sequential_calibration');
+    expect(record.plan.sizes).toEqual([80]);
+    expect(record.plan.sequential.lookEvery).toBe(20);
+    expect(Object.keys(record.effects)).toEqual(['0', '0.05', '0.1', '0.15', '0.2']);
+    for (const [effect, bySize] of Object.entries(record.effects)) {
+      const cell = bySize['80']!;
+      expect(cell).toMatchObject({ experiments: 12, tokens_fraction_mean: expect.any(Number), tokens_fraction_p90: expect.any(Number) });
+      expect(Object.keys(cell)).toEqual(expect.arrayContaining(['false_promotion_rate', 'false_promotion_ci95', 'power', 'tokens_fraction_mean', 'tokens_fraction_p90']));
+      if (Number(effect) < 0.08) expect(cell.false_promotion_ci95).toHaveLength(2);
+      else expect(cell.power).toEqual(expect.any(Number));
+    }
+  });
+
+  test('the table shows both sizes by default and names the YAML it planned from', async () => {
+    const { io, out } = capture();
+    expect(await main(['calibrate', '--sequential', 'examples/null/experiment.yaml', '--experiments', '4', '--rounds', '100', '--categories', '0'], io)).toBe(0);
+    const text = out();
+    expect(text).toContain('plan: examples/null/experiment.yaml');
+    expect(text).toMatch(/^200\s+\+0\.00/m);
+    expect(text).toMatch(/^800\s+\+0\.20/m);
+  });
+});

@@ -13,14 +13,17 @@ import { IsobudgetError } from '../../core/errors.js';
 import { loadDataset } from '../../datasets/index.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
+import { runSequentialCalibration, SEQUENTIAL_DEFAULTS, SEQUENTIAL_EFFECTS, SEQUENTIAL_SIZES } from './calibrate-sequential.js';
 import type { CommandSpec } from './spec.js';
 
 const defaults = CALIBRATION_DEFAULTS;
 const USAGE = `isobudget calibrate [EXPERIMENT.yaml] [--cases ${defaults.cases}] [--baseline-pass ${defaults.baselinePass}] [--spread ${defaults.spread}] [--effect ${defaults.effect}]
     [--categories ${defaults.categories}] [--experiments ${defaults.experiments}] [--search-experiments ${defaults.searchExperiments}] [--rounds ${defaults.rounds}]
     [--max-cases ${defaults.searchMax}] [--seed ${defaults.seed}] [--all-arms] [--json]
+isobudget calibrate --sequential [EXPERIMENT.yaml] [--cases N] [--experiments ${SEQUENTIAL_DEFAULTS.experiments}] [--rounds ${SEQUENTIAL_DEFAULTS.rounds}] [--seed ${defaults.seed}] [--json]
 Gates, best_of_n and B come from EXPERIMENT.yaml (cases from its val set unless --cases), else from the defaults.
---effect is the true population pass-rate delta (probability scale); --spread the SD of per-case pass probabilities.`;
+--effect is the true population pass-rate delta (probability scale); --spread the SD of per-case pass probabilities.
+--sequential simulates the sequential screen (the config's sequential: block, else its defaults) at effects ${SEQUENTIAL_EFFECTS.join(', ')} and ${SEQUENTIAL_SIZES.join(' and ')} cases (--cases: that size only).`;
 
 export const calibrateCommand: CommandSpec = {
   summary: 'false-promotion rate, power and cases needed for 80% power, by simulating many experiments',
@@ -38,11 +41,13 @@ export const calibrateCommand: CommandSpec = {
       seed: { type: 'string' },
       'all-arms': { type: 'boolean' },
       json: { type: 'boolean' },
+      sequential: { type: 'boolean' },
     }, USAGE);
     if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate: at most one EXPERIMENT.yaml', { hint: USAGE });
     const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
     const config = file === undefined ? undefined : await loadConfig(file);
-    const valCases = values.cases === undefined ? await plannedCases(config) : undefined;
+    const sequential = values.sequential === true;
+    const valCases = values.cases === undefined && !sequential ? await plannedCases(config) : undefined;
     const cases = intOption('cases', values.cases) ?? valCases ?? defaults.cases;
     const choices: CalibrationChoices = {
       cases,
@@ -50,14 +55,24 @@ export const calibrateCommand: CommandSpec = {
       spread: numberOption('spread', values.spread) ?? defaults.spread,
       effect: numberOption('effect', values.effect) ?? defaults.effect,
       categories: intOption('categories', values.categories) ?? defaults.categories,
-      experiments: intOption('experiments', values.experiments) ?? defaults.experiments,
+      experiments: intOption('experiments', values.experiments) ?? (sequential ? SEQUENTIAL_DEFAULTS.experiments : defaults.experiments),
       searchExperiments: intOption('search-experiments', values['search-experiments']) ?? defaults.searchExperiments,
-      rounds: intOption('rounds', values.rounds) ?? defaults.rounds,
+      rounds: intOption('rounds', values.rounds) ?? (sequential ? SEQUENTIAL_DEFAULTS.rounds : defaults.rounds),
       seed: intOption('seed', values.seed) ?? defaults.seed,
       allArms: values['all-arms'] === true,
       searchMax: intOption('max-cases', values['max-cases']) ?? defaults.searchMax,
     };
     check(choices);
+    if (sequential) {
+      const source = file === undefined ? 'defaults' : relative(io.cwd, file) || file;
+      try {
+        runSequentialCalibration({ choices, sizes: values.cases === undefined ? [...SEQUENTIAL_SIZES] : [cases], json: values.json === true, source }, config, io);
+      } catch (error) {
+        if (error instanceof RangeError) throw new IsobudgetError('usage', `calibrate: ${error.message}`, { hint: USAGE });
+        throw error;
+      }
+      return EXIT.ok;
+    }
     const plan = calibrationPlan(choices, config);
     const started = performance.now();
     let report;

@@ -2,6 +2,7 @@
 import { renderArmTable } from '../../report/arm-table.js';
 import { renderVerdict } from '../../report/verdict-text.js';
 import { renderMarkdownSummary } from '../../report/markdown-summary.js';
+import { renderSequential } from '../../report/sequential-text.js';
 import type { GatesConfig } from '../../config/types.js';
 import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
@@ -48,6 +49,7 @@ export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishO
   else {
     io.stdout.write(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, ${budgetHeader(verdict)}\n\n`);
     io.stdout.write(renderArmTable(verdict.arms));
+    if (verdict.sequential) io.stdout.write(`\n${renderSequential(verdict.sequential)}`);
     io.stdout.write(`\n${renderVerdict(verdict)}`);
     if (runDir) io.stdout.write(`\nledger: ${runDir}\n`);
   }

@@ -11,7 +11,7 @@ import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID]
+const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
        [--junit FILE] [--no-report]
 isobudget run --resume RUN_DIR`;
@@ -33,9 +33,13 @@ export const runCommand: CommandSpec = {
       junit: { type: 'string' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      sequential: { type: 'boolean' },
     }, USAGE);
     const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
+    if (values.sequential === true && manifest && !manifest.sequential) {
+      throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
+    }
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'run: missing EXPERIMENT.yaml', { hint: USAGE });
     const quiet = values.quiet === true || values.json === true;
@@ -54,6 +58,8 @@ export const runCommand: CommandSpec = {
       ...(manifest ? { resumeManifest: manifest } : {}),
       ...(values['run-id'] ? { runId: values['run-id'] } : {}),
       ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
+      // With no flag the config decides (a `sequential:` block turns it on); a resume keeps its manifest's mode.
+      ...(values.sequential === true ? { sequential: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
       ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true } }),
@@ -61,6 +67,8 @@ export const runCommand: CommandSpec = {
         if (quiet) return;
         io.stderr.write(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`);
         for (const warning of started.warnings) io.stderr.write(`warning: ${warning}\n`);
+        const plan = started.sequential?.plan;
+        if (plan) io.stderr.write(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`);
       },
     });
     if (result.interrupted) {

@@ -10,6 +10,7 @@ import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
+import { sequentialView } from '../../verdict/sequential-verdict.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { CaseText } from './case-data.js';
 import type { ReportInput } from './render-report.js';
@@ -17,7 +18,10 @@ import type { ReportInput } from './render-report.js';
 /** `run`: the directory's manifest and results when the caller has read them already. */
 export function loadReportInput(dir: string, verdict?: VerdictRecord, now = new Date(), run?: LoadedRun): ReportInput {
   const paths = runPaths(dir);
-  const { manifest, results } = run ?? loadRun(dir);
+  const loaded = run ?? loadRun(dir);
+  const { manifest } = loaded;
+  // A sequential run's charts and case table show the cases its verdict read (not those still in flight at the stop).
+  const results = sequentialView(loaded)?.results ?? loaded.results;
   const decided = verdict ?? (existsSync(paths.verdict) ? readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json') : verdictForRun(dir, undefined, true, {}, run));
   const { texts, notes } = caseTexts(manifest, new Set(results.map((r) => r.split)));
   return { verdict: decided, manifest, results, texts, notes, generatedAt: now };

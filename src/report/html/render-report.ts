@@ -22,6 +22,7 @@ import { renderChart } from './render-svg.js';
 import { REPORT_CSS } from './styles.js';
 import { budgetShown, tokenSpec } from './token-chart.js';
 import { count } from './format.js';
+import { sequentialSection } from './sequential-section.js';
 import { verdictSection } from './verdict-section.js';
 
 export interface ReportInput {
@@ -68,6 +69,7 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
+    sequentialSection(verdict.sequential),
     `<section><h2>Pass rate against spend</h2><div class="charts">`,
     chart(isoChart, '', 'Did the candidate move up, or only right?', `Each arm's pass rate against its mean billed tokens per case: up is better, right costs more. Dashed grey: baseline → candidate at the same n. Green staircase: the Pareto frontier of what could ship (pass@1, selected@N). Hollow: the pass@N oracle, an upper bound. Bars: ${level} Wilson intervals on rates, normal intervals on mean tokens.${budget === undefined ? '' : ` Every arm is capped at B = ${count(budget)} tokens per case.`}`, 'No arm has known token usage.'),
     chart(forestChart, '', 'Per-category deltas at the same budget', `Candidate − baseline pass@1 at n=1; rows: category · cases · baseline→candidate. Category bars are ${categoryLevel} intervals: a bar entirely left of 0 is a category the verdict counts as significantly worse. Dotted green: the minimum gain.`, 'No same-budget comparison.'),
