@@ -48,4 +48,15 @@ export const DEFAULTS = {
   initialDelayMs: 500,
   maxDelayMs: 30_000,
   nMode: 'native',
+  /** `evolve:` (the self-evolution loop). */
+  evolveRounds: 5,
+  evolveCandidates: 2,
+  evolveFailuresPerPrompt: 12,
+  evolveMaxSkillGrowth: 1.25,
+  evolveStopAfterNoGain: 3,
+  /** max_tokens of one proposer call (tokens). */
+  evolveProposerMaxTokens: 4096,
+  evolveProposerTemperature: 0.7,
+  /** `datasets.refresh`: where `datasets add-failures` sends new cases. */
+  refresh: { train: 0.5, val: 0.25, test: 0.25 },
 } as const;

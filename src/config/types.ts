@@ -104,6 +104,13 @@ export interface GatesConfig {
   bootstrapRounds: number;
   /** Two-sided confidence level of every interval (0.95 → 95% CIs). */
   confidence: number;
+  /**
+   * Confidence of the n=1 delta interval whose lower bound `real_evolution` needs above 0
+   * (default: `confidence`). Not a YAML key: a caller that screens many candidates on one
+   * split (`evolve`) passes a level corrected for all of them; every other interval keeps
+   * `confidence`.
+   */
+  gainConfidence?: number;
 }
 
 export interface BudgetConfig {
@@ -124,6 +131,34 @@ export interface DatasetsConfig {
   val: string | undefined;
   test: string | undefined;
   regression: string | undefined;
+  /** Shares of new production failures per split (`datasets add-failures`); absent: the defaults. */
+  refresh?: SplitShares;
+}
+
+/** Shares (0–1, summing to 1) of train, val and test. */
+export interface SplitShares {
+  train: number;
+  val: number;
+  test: number;
+}
+
+/** The `evolve:` block as given; `evolveSettings` (src/evolve) applies defaults and CLI flags. */
+export interface EvolveConfig {
+  /** Proposer model: `evolve.proposer`, else `models.proposer`. */
+  proposer: string | undefined;
+  /** The proposer's own provider; undefined: the experiment's provider. */
+  provider: ProviderConfig | undefined;
+  rounds: number | undefined;
+  candidatesPerRound: number | undefined;
+  /** Cap on all the loop's tokens (tokens); undefined: no cap. */
+  budgetTokens: number | undefined;
+  failuresPerPrompt: number | undefined;
+  /** Candidate skill tokens ≤ this × the starting skill's tokens. */
+  maxSkillGrowth: number | undefined;
+  stopAfterNoGain: number | undefined;
+  /** max_tokens of one proposer call (tokens). */
+  maxTokens: number | undefined;
+  temperature: number | undefined;
 }
 
 export interface ExperimentConfig {
@@ -131,7 +166,7 @@ export interface ExperimentConfig {
   /** Absolute path of the YAML file. */
   configPath: string;
   provider: ProviderConfig;
-  models: { candidate: string | undefined; baseline: string | undefined; judge: string | undefined };
+  models: { candidate: string | undefined; baseline: string | undefined; judge: string | undefined; proposer?: string | undefined };
   budget: BudgetConfig;
   datasets: DatasetsConfig;
   gates: GatesConfig;
@@ -149,4 +184,6 @@ export interface ExperimentConfig {
   retries: RetryConfig;
   /** `native`: one call with API `n`; `parallel`: n calls. */
   nMode: 'native' | 'parallel';
+  /** The `evolve:` block, when the YAML has one (absent keys stay out of the config hash). */
+  evolve?: EvolveConfig;
 }
