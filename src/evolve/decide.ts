@@ -24,6 +24,18 @@ export function screenConfidence(familyAlpha: number, plannedScreens: number): n
   return 1 - familyAlpha / plannedScreens;
 }
 
+/**
+ * Bootstrap rounds of a screen's analysis: enough that each tail of the corrected interval
+ * (α/(2m) of the resamples) still holds 25 of them, as a 95% interval does with 1,000 rounds
+ * (Efron & Tibshirani 1993, ch. 19) — with 2,000 rounds a 99.5% BCa bound would rest on its
+ * 5th most extreme resample, and the calibration measured such bounds accepting too often.
+ */
+export const TAIL_RESAMPLES = 25;
+
+export function screenBootstrapRounds(baseRounds: number, familyAlpha: number, plannedScreens: number): number {
+  return Math.max(baseRounds, Math.ceil((TAIL_RESAMPLES * 2 * plannedScreens) / familyAlpha));
+}
+
 /** A screened candidate may replace the incumbent only with this verdict (at the corrected level). */
 export function isAcceptable(verdict: VerdictName): boolean {
   return verdict === 'real_evolution';

@@ -31,7 +31,7 @@ export interface FinalVsStart {
   note: string;
 }
 
-export function finalVsStart(input: { loopDir: string; config: ExperimentConfig; lineage: readonly LineageEntry[]; start: { version: string; variantId: string }; final: { version: string; variantId: string }; confidence: number; now: Date }): FinalVsStart | null {
+export function finalVsStart(input: { loopDir: string; config: ExperimentConfig; lineage: readonly LineageEntry[]; start: { version: string; variantId: string }; final: { version: string; variantId: string }; confidence: number; bootstrapRounds: number; now: Date }): FinalVsStart | null {
   const startScreen = input.lineage.find((e) => e.parent === input.start.version && e.run_dir !== null);
   const finalScreen = input.lineage.find((e) => e.status === 'accepted' && e.version === input.final.version);
   if (!startScreen?.run_dir || !finalScreen?.run_dir || input.final.version === input.start.version) return null;
@@ -40,7 +40,7 @@ export function finalVsStart(input: { loopDir: string; config: ExperimentConfig;
   const { config } = input;
   const analysis = analyzeResults(results, {
     runId: 'final-vs-start', experiment: config.experiment, split: 'val', budget: config.budget.totalTokensPerCase, bestOfN: config.budget.bestOfN,
-    baselineId: input.start.variantId, candidateId: input.final.variantId, gates: { ...config.gates, gainConfidence: input.confidence }, seed: config.seed, nonBindingArms: [],
+    baselineId: input.start.variantId, candidateId: input.final.variantId, gates: { ...config.gates, gainConfidence: input.confidence, bootstrapRounds: input.bootstrapRounds }, seed: config.seed, nonBindingArms: [],
   });
   const verdict = decideVerdict(analysis, input.now);
   const same = verdict.same_budget;

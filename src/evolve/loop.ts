@@ -101,7 +101,7 @@ export async function runEvolve(options: EvolveOptions): Promise<EvolveResult> {
     const summary = buildSummary({
       evolveId: state.evolve_id, experiment: config.experiment, configPath: config.configPath, status, stop: final, settings: state.settings,
       roundsRun: history.length, lineage, tokens: loopTokens(dir), start: { version: start.version, file: start.file }, finalSkill,
-      finalVsStart: incumbent === start ? null : finalVsStart({ loopDir: dir, config, lineage, start, final: incumbent, confidence: state.settings.screenConfidence, now: now() }),
+      finalVsStart: incumbent === start ? null : finalVsStart({ loopDir: dir, config, lineage, start, final: incumbent, confidence: state.settings.screenConfidence, bootstrapRounds: state.settings.screenBootstrapRounds, now: now() }),
       gateCommand: finalSkill ? gateCommand(finalSkill, state, cwd) : null,
       now: now(),
     });

@@ -48,7 +48,7 @@ export async function runRound(
     }
     const candidate: SkillFileVersion = { version: proposal.check.version, text: proposal.check.text, variantId: `${context.skillName}-v${proposal.check.version}.${context.evolveId}`, file: join(context.paths.round(round).candidates, `v${proposal.check.version}.md`) };
     try {
-      const outcome = await screen(context, { round, incumbent, candidate, confidence: context.settings.screenConfidence, val: inputs.val });
+      const outcome = await screen(context, { round, incumbent, candidate, confidence: context.settings.screenConfidence, bootstrapRounds: context.settings.screenBootstrapRounds, val: inputs.val });
       entry.memory_id = await remember(context, join(context.paths.dir, outcome.runDir));
       fillScreen(entry, outcome, candidate);
       screened.push({ entry, outcome, candidate });

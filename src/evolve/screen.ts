@@ -22,6 +22,8 @@ export interface ScreenRequest {
   candidate: SkillFileVersion;
   /** Two-sided confidence of the n=1 gain interval (the Bonferroni level). */
   confidence: number;
+  /** Bootstrap rounds of the analysis (enough resamples in the corrected interval's tails). */
+  bootstrapRounds: number;
   /** The val run inputs of the experiment. */
   val: RunInputs;
 }
@@ -44,6 +46,6 @@ export const screenCandidate: ScreenCandidate = async (context, request) => {
     outDir: context.paths.round(request.round).dir,
     what: `the round-${request.round} screen of version ${request.candidate.version}`,
   });
-  const verdict = verdictForRun(runDir, { gainConfidence: request.confidence });
+  const verdict = verdictForRun(runDir, { gainConfidence: request.confidence, bootstrapRounds: request.bootstrapRounds });
   return { verdict, runDir: relative(context.paths.dir, runDir), tokens: runTokens(runDir) };
 };

@@ -7,7 +7,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import type { ExperimentConfig } from '../config/types.js';
 import { IsobudgetError } from '../core/errors.js';
-import { screenConfidence } from './decide.js';
+import { screenBootstrapRounds, screenConfidence } from './decide.js';
 import type { EvolveSettings } from './types.js';
 
 export interface EvolveFlags {
@@ -47,5 +47,6 @@ export function evolveSettings(config: ExperimentConfig, flags: EvolveFlags = {}
     familyAlpha,
     plannedScreens,
     screenConfidence: screenConfidence(familyAlpha, plannedScreens),
+    screenBootstrapRounds: screenBootstrapRounds(config.gates.bootstrapRounds, familyAlpha, plannedScreens),
   };
 }

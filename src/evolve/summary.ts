@@ -30,7 +30,7 @@ export interface EvolveSummary {
   stop: Stop;
   settings: { rounds: number; candidates_per_round: number; budget_tokens: number | null; failures_per_prompt: number; max_skill_growth: number; stop_after_no_gain: number; proposer: string };
   /** How the loop controls the multiple testing of screening many edits on one val split. */
-  correction: { method: 'bonferroni'; family_alpha: number; planned_screens: number; screen_confidence: number };
+  correction: { method: 'bonferroni'; family_alpha: number; planned_screens: number; screen_confidence: number; bootstrap_rounds: number };
   rounds_run: number;
   proposals: { total: number; accepted: number; rejected: number; dropped: number; screened: number };
   tokens: { total: number; diagnose: number; propose: number; screen: number; budget_tokens: number | null; calls_missing_usage: number; per_round: Array<{ round: number; diagnose: number; propose: number; screen: number }> };
@@ -75,7 +75,7 @@ export function buildSummary(input: SummaryInput): EvolveSummary {
     status: input.status,
     stop: input.stop,
     settings: { rounds: settings.rounds, candidates_per_round: settings.candidatesPerRound, budget_tokens: settings.budgetTokens, failures_per_prompt: settings.failuresPerPrompt, max_skill_growth: settings.maxSkillGrowth, stop_after_no_gain: settings.stopAfterNoGain, proposer: settings.proposer },
-    correction: { method: 'bonferroni', family_alpha: settings.familyAlpha, planned_screens: settings.plannedScreens, screen_confidence: settings.screenConfidence },
+    correction: { method: 'bonferroni', family_alpha: settings.familyAlpha, planned_screens: settings.plannedScreens, screen_confidence: settings.screenConfidence, bootstrap_rounds: settings.screenBootstrapRounds },
     rounds_run: input.roundsRun,
     proposals: { total: lineage.length, accepted: count('accepted'), rejected: count('rejected'), dropped: count('dropped'), screened: lineage.filter((e) => e.run_dir !== null).length },
     tokens: {

@@ -127,4 +127,6 @@ export interface EvolveSettings {
   plannedScreens: number;
   /** Confidence of each screen's gain interval: 1 − familyAlpha / plannedScreens. */
   screenConfidence: number;
+  /** Bootstrap rounds of each screen's analysis (at least gates.bootstrap_rounds; see decide.ts). */
+  screenBootstrapRounds: number;
 }

@@ -14,7 +14,7 @@ import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 
-export const EVOLVE_CALIBRATION_DEFAULTS = { loops: 1000, loopRounds: 5, candidates: 3, cases: 200, rounds: DEFAULTS.bootstrapRounds, seed: 1 };
+export const EVOLVE_CALIBRATION_DEFAULTS = { loops: 400, loopRounds: 5, candidates: 3, cases: 200, rounds: DEFAULTS.bootstrapRounds, seed: 1 };
 
 const d = EVOLVE_CALIBRATION_DEFAULTS;
 const USAGE = `isobudget calibrate --evolve [EXPERIMENT.yaml] [--loops ${d.loops}] [--loop-rounds ${d.loopRounds}] [--candidates ${d.candidates}] [--cases ${d.cases}]

@@ -25,7 +25,7 @@ import { createRng, wilsonInterval, type Interval, type Rng } from '../../stats/
 import { decideVerdict } from '../../verdict/decide.js';
 import type { VerdictName } from '../../verdict/record.js';
 import { bodyOf, checkProposal, type EarlierProposal } from '../check-proposal.js';
-import { pickAccepted, screenConfidence, stopAfterRound, type RoundOutcome } from '../decide.js';
+import { pickAccepted, screenBootstrapRounds, screenConfidence, stopAfterRound, type RoundOutcome } from '../decide.js';
 import { addedLines, directionWords } from '../direction.js';
 import { parseProposals } from '../parse-proposals.js';
 import { proposerMessages } from '../proposer-input.js';
@@ -185,7 +185,8 @@ function screen(cases: readonly LatentCase[], input: NullLoopsInput, confidence:
   const delta = results.reduce((sum, r) => sum + (r.passed ? 1 : 0) * (r.variant === 'candidate' ? 1 : -1), 0) / cases.length;
   if (delta < input.gates.minSameBudgetGain) return { corrected: 'below_min_gain', uncorrected: 'below_min_gain', delta };
   const context = (gates: GatesConfig): AnalysisContext => ({ runId: 'calibrate-evolve', experiment: 'calibrate-evolve', split: 'val', budget: input.arms.budget, bestOfN: [1], baselineId: 'incumbent', candidateId: 'candidate', gates, seed, nonBindingArms: [] });
-  const corrected = decideVerdict(analyzeResults(results, context({ ...input.gates, gainConfidence: confidence })), EPOCH);
+  const rounds = screenBootstrapRounds(input.gates.bootstrapRounds, 1 - input.gates.confidence, input.rounds * input.candidatesPerRound);
+  const corrected = decideVerdict(analyzeResults(results, context({ ...input.gates, gainConfidence: confidence, bootstrapRounds: rounds })), EPOCH);
   const uncorrected = decideVerdict(analyzeResults(results, context(input.gates)), EPOCH);
   return { corrected: corrected.verdict, uncorrected: uncorrected.verdict, delta };
 }
