@@ -63,3 +63,29 @@ test('SIGKILL mid-screen, then --resume, ends as an uninterrupted loop', async (
   const finalState = JSON.parse(readFileSync(join(dir, 'evolve', 'loop', 'state.json'), 'utf8')) as { status: string; resumed: number };
   expect(finalState).toMatchObject({ status: 'complete', resumed: 1 });
 }, 180_000);
+
+test('Ctrl-C (SIGINT) stops the loop cleanly with exit 130 and a resume hint; --resume finishes it', async () => {
+  const dir = copyEvolveExample();
+  const loop = join(dir, 'evolve', 'cc');
+  const results = join(loop, 'round-1', 'cc-r1-v2', 'results.jsonl');
+  const interrupted = await runCli(['evolve', join(dir, 'experiment.yaml'), '--rounds', '1', '--id', 'cc', '--out', join(dir, 'evolve'), '--store', join(dir, 'memory.sqlite'), '--sim-latency-scale', '0.5'], {
+    cwd: dir,
+    onSpawn: (child) => {
+      const timer = setInterval(() => {
+        if (existsSync(results) && readFileSync(results, 'utf8').length > 0) {
+          clearInterval(timer);
+          child.kill('SIGINT');
+        }
+      }, 5);
+    },
+  });
+  expect(interrupted.code, interrupted.stderr).toBe(130);
+  expect(interrupted.stderr).toContain(`resume with: isobudget evolve --resume ${loop}`);
+  expect(JSON.parse(readFileSync(join(loop, 'state.json'), 'utf8'))).toMatchObject({ status: 'interrupted', stop: { reason: 'interrupted' } });
+  const resumed = await runCli(['evolve', '--resume', loop, '--json'], { cwd: dir });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const output = JSON.parse(resumed.stdout) as Output;
+  expect(output.status).toBe('complete');
+  expect(output.lineage.map((e) => [e.version, e.status, e.verdict])).toEqual([['2', 'accepted', 'real_evolution'], ['3', 'rejected', 'budget_leakage']]);
+  expect(output.tokens.total).toBe(loopLedgers(loop).calls.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0));
+}, 120_000);
