@@ -115,7 +115,7 @@ export async function runEvolve(options: EvolveOptions): Promise<EvolveResult> {
 }
 
 function gateCommand(finalSkill: FinalSkill, state: LoopState, cwd: string): string {
-  return `isobudget gate ${relative(cwd, finalSkill.gateConfig) || finalSkill.gateConfig} --store ${state.store_path}`;
+  return `isobudget gate ${relative(cwd, finalSkill.gateConfig) || finalSkill.gateConfig} --store ${relative(cwd, state.store_path) || state.store_path}`;
 }
 
 async function openLoop(options: EvolveOptions, cwd: string, now: () => Date): Promise<{ state: LoopState; dir: string; config: ExperimentConfig }> {
@@ -140,7 +140,7 @@ async function openLoop(options: EvolveOptions, cwd: string, now: () => Date): P
   const state: LoopState = {
     schema_version: 1, evolve_id: evolveId, config_path: config.configPath, config_hash: experimentHash(config),
     datasets: Object.fromEntries(Object.entries(val.datasets).map(([name, info]) => [name, info.sha256])), settings,
-    store_path: options.storePath, failures_file: options.failuresFile === undefined ? null : resolve(cwd, options.failuresFile),
+    store_path: resolve(cwd, options.storePath), failures_file: options.failuresFile === undefined ? null : resolve(cwd, options.failuresFile),
     status: 'running', stop: null, resumed: 0, created_at: at, updated_at: at,
   };
   writeState(loopPaths(dir).state, state);

@@ -68,9 +68,9 @@ export async function proposeRound(context: LoopContext, round: number, incumben
   for (const [index, version] of request.versions.entries()) {
     const slot = index + 1;
     // Earlier slots of this round count as earlier proposals too.
-    const context1: CheckContext = { ...checks, expectedVersion: version, earlier: [...checks.earlier, ...proposals.filter((p) => p.check.ok).map(asEarlier(round))] };
+    const slotChecks: CheckContext = { ...checks, expectedVersion: version, earlier: [...checks.earlier, ...proposals.filter((p) => p.check.ok).map(asEarlier(round))] };
     let proposal: ParsedProposal = parsed.find((p) => p.slot === slot) ?? { slot, summary: '', diff: undefined };
-    let check = first.error ? failed(`the proposer call failed: ${first.error}`) : proposal.diff === undefined && proposal.summary === '' ? failed(`the reply has no proposal ${slot}`) : checkProposal(proposal, context1);
+    let check = first.error ? failed(`the proposer call failed: ${first.error}`) : proposal.diff === undefined && proposal.summary === '' ? failed(`the reply has no proposal ${slot}`) : checkProposal(proposal, slotChecks);
     let tokens = share(slot);
     let repaired = false;
     if (!check.ok && !first.error) {
@@ -84,7 +84,7 @@ export async function proposeRound(context: LoopContext, round: number, incumben
       tokens += again.tokens;
       repaired = true;
       proposal = parseProposals(again.text).find((p) => p.slot === slot) ?? parseProposals(again.text)[0] ?? { slot, summary: proposal.summary, diff: undefined };
-      check = again.error ? failed(`the repair call failed: ${again.error}`) : checkProposal(proposal, context1);
+      check = again.error ? failed(`the repair call failed: ${again.error}`) : checkProposal(proposal, slotChecks);
     }
     if (check.ok) {
       mkdirSync(paths.candidates, { recursive: true });

@@ -58,7 +58,7 @@ export async function calibrateEvolve(argv: string[], io: CliIO): Promise<number
     io.stdout.write(`${JSON.stringify({
       kind: 'evolve_calibration', version: 1,
       plan: { source, loops, loop_rounds: loopRounds, candidates_per_round: candidates, val_cases: cases, bootstrap_rounds: rounds, stop_after_no_gain: stopAfterNoGain, seed, proposer: 'sim-proposer-null', screening: 'synthetic n=1 outcomes, same decision code', population: plan.input.population, gates: plan.planGates },
-      correction: 'bonferroni', family_alpha: report.familyAlpha, screen_confidence: report.screenConfidence,
+      correction: 'bonferroni', family_alpha: report.familyAlpha, screen_confidence: report.screenConfidence, screen_bootstrap_rounds: report.screenBootstrapRounds,
       false_accept_rate: report.corrected.rate, false_accept_ci95: report.corrected.ci95, false_accepts: report.corrected.loopsAccepting,
       uncorrected: { false_accept_rate: report.uncorrected.rate, false_accept_ci95: report.uncorrected.ci95, false_accepts: report.uncorrected.loopsAccepting },
       screens_per_loop: report.screensPerLoop, dropped: report.dropped, verdicts: report.verdicts, elapsedMs,
@@ -74,7 +74,7 @@ function renderText(report: NullLoopsReport, context: { source: string; rounds: 
   const line = (name: string, result: PolicyResult): string => `${name.padEnd(46)} ${pct(result.rate).padStart(6)}  [${pct(result.ci95[0])}, ${pct(result.ci95[1])}]  (${result.loopsAccepting} of ${report.loops} loops)`;
   return [
     `isobudget calibrate --evolve — ${report.loops} loops × ${report.rounds} rounds × ${report.candidatesPerRound} candidates, ${report.cases} val cases; sim-proposer-null; plan: ${context.source}`,
-    `screens: synthetic n=1 outcomes judged by the loop's own code; ${context.rounds} bootstrap rounds each; ${report.screensPerLoop.toFixed(1)} screens per loop`,
+    `screens: synthetic n=1 outcomes judged by the loop's own code; ${context.rounds} bootstrap rounds each (${report.screenBootstrapRounds} for the corrected gain interval); ${report.screensPerLoop.toFixed(1)} screens per loop`,
     '',
     `${'acceptance'.padEnd(46)} ${'false accept'.padStart(6)}  95% CI`,
     line(`corrected (Bonferroni, ${Number((report.screenConfidence * 100).toFixed(2))}% gain intervals)`, report.corrected),

@@ -69,6 +69,8 @@ export interface NullLoopsReport {
   cases: number;
   familyAlpha: number;
   screenConfidence: number;
+  /** Bootstrap rounds of a corrected screen's analysis (decide.ts: 25 resamples per tail). */
+  screenBootstrapRounds: number;
   /** The loop as built: real_evolution at the Bonferroni-corrected level. */
   corrected: PolicyResult;
   /** Greedy and uncorrected: real_evolution at the verdict's own level, the best one per round. */
@@ -135,6 +137,7 @@ export function simulateNullLoops(input: NullLoopsInput): NullLoopsReport {
   });
   return {
     loops: input.loops, rounds: input.rounds, candidatesPerRound: input.candidatesPerRound, cases: input.cases, familyAlpha, screenConfidence: confidence,
+    screenBootstrapRounds: screenBootstrapRounds(input.gates.bootstrapRounds, familyAlpha, input.rounds * input.candidatesPerRound),
     corrected: result('corrected'), uncorrected: result('uncorrected'),
     screensPerLoop: totals.screens / input.loops, dropped: totals.dropped, verdicts,
   };
