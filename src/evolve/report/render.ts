@@ -21,7 +21,7 @@ export interface EvolveReportInput {
 
 const EXTRA_CSS = `.diff { white-space: pre; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: white; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; overflow: auto; max-height: 280px; }
 .status-accepted { color: var(--good); font-weight: 700; } .status-rejected { color: var(--neutral); } .status-dropped { color: var(--muted); }
-.lineage-table td.reason { white-space: normal; text-align: left; min-width: 280px; }`;
+.lineage-table td { white-space: normal; } .lineage-table td.reason { text-align: left; min-width: 320px; }`;
 
 export async function renderEvolveReport(input: EvolveReportInput): Promise<{ html: string; warnings: string[] }> {
   const { summary, lineage } = input;
