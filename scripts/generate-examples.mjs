@@ -118,6 +118,12 @@ const DATE_WEIGHTS = {
 };
 // Regression cases are ones the baseline (v2) is known to pass: the unambiguous families.
 const DATE_REGRESSION_WEIGHTS = { iso: 1, 'month-name': 2, 'day-month-name': 2 };
+// evolve-date-parser: heavier on the families a rule fixes (ISO week, ordinal) so one rule is a
+// gain the loop's corrected test can see on 100 val cases; the rest stay as in date-parser.
+const EVOLVE_DATE_WEIGHTS = {
+  iso: 5, 'us-slash': 15, 'eu-dot': 10, 'month-name': 5, 'day-month-name': 5,
+  compact: 5, 'two-digit-year': 15, 'iso-week': 20, 'ordinal-date': 20,
+};
 const DATE_PROMPTS = [
   (lit) => `Normalize this date to ISO 8601 (YYYY-MM-DD): ${lit}`,
   (lit) => `Convert the following date to ISO format (YYYY-MM-DD): ${lit}`,
@@ -333,6 +339,13 @@ const EXAMPLES = [
     make: makeArithmeticCase,
   },
   {
+    // Small splits: the evolve loop screens several candidates, and its end-to-end test runs it.
+    name: 'evolve-date-parser', prefix: 'evdate', seed: 20260612,
+    sizes: { train: 60, val: 100, test: 100, regression: 20 },
+    weights: (split) => (split === 'regression' ? DATE_REGRESSION_WEIGHTS : EVOLVE_DATE_WEIGHTS),
+    make: makeDateCase,
+  },
+  {
     name: 'tool-loop', prefix: 'stock', seed: 20260605,
     weights: (split) => (split === 'regression' ? { 'one-item': 1 } : { 'one-item': 1, 'two-items': 2, 'three-items': 2 }),
     make: makeLookupCase,
@@ -348,7 +361,7 @@ function main() {
     SPLITS.forEach((split, index) => {
       const random = makeRandom(example.seed + index * 7919);
       const rows = buildSplit({
-        prefix: example.prefix, split, size: SIZES[split], weights: example.weights(split),
+        prefix: example.prefix, split, size: (example.sizes ?? SIZES)[split], weights: example.weights(split),
         make: (category) => example.make(random, category, split), used, random,
       });
       const file = join(ROOT, example.name, 'data', `${split}.jsonl`);

@@ -50,3 +50,8 @@ export { compareRuns } from './compare/compare-runs.js';
 export { assignCanary } from './canary/assign.js';
 export { analyzeCanary } from './canary/analyze.js';
 export { auditLedgers } from './audit/audit.js';
+export { runEvolve } from './evolve/loop.js';
+export type { EvolveOptions, EvolveResult } from './evolve/loop.js';
+export type { LineageEntry } from './evolve/types.js';
+export type { EvolveSummary } from './evolve/summary.js';
+export { addFailures } from './datasets/failures/add-failures.js';

@@ -91,7 +91,11 @@ export function analyzeResults(results: readonly ResultRecord[], context: Analys
     ns.map((n) => [A, B, armName('baseline', n), armName('candidate', n)] as const),
     settings,
   );
-  const passes = comparePasses(get(A), get(B), [A, B], settings, shared?.get(passKey(A, B)));
+  // A corrected level for the gain check (evolve) needs its own interval; every other one keeps settings.
+  const gainConfidence = context.gates.gainConfidence ?? settings.confidence;
+  const passes = gainConfidence === settings.confidence
+    ? comparePasses(get(A), get(B), [A, B], settings, shared?.get(passKey(A, B)))
+    : comparePasses(get(A), get(B), [A, B], { ...settings, confidence: gainConfidence });
   const sameBudget = { passes, tokens: compareTokens(get(A), get(B), settings, tokensOf(shared, A, B)), p95LatencyRatio: p95LatencyRatio(get(A), get(B)) };
   const metrics = armMetrics(evaluated, context.budget);
   const bestOfN: BestOfNComparison[] = [];

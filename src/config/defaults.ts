@@ -57,4 +57,15 @@ export const DEFAULTS = {
   sequentialGainConfidence: 0.8,
   /** One-sided confidence that the gain is < min_same_budget_gain before a futility stop. */
   sequentialFutilityConfidence: 0.6,
+  /** `evolve:` (the self-evolution loop). */
+  evolveRounds: 5,
+  evolveCandidates: 2,
+  evolveFailuresPerPrompt: 12,
+  evolveMaxSkillGrowth: 1.25,
+  evolveStopAfterNoGain: 3,
+  /** max_tokens of one proposer call (tokens). */
+  evolveProposerMaxTokens: 4096,
+  evolveProposerTemperature: 0.7,
+  /** `datasets.refresh`: where `datasets add-failures` sends new cases. */
+  refresh: { train: 0.5, val: 0.25, test: 0.25 },
 } as const;

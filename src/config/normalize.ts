@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { normalizeAgentExecutor } from './normalize-agent.js';
 import { normalizeCommandExecutor } from './normalize-command.js';
+import { normalizeEvolve, normalizeRefresh } from './normalize-evolve.js';
 import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
@@ -215,5 +216,9 @@ export function normalizeConfig(
     nMode: raw.n_mode ?? DEFAULTS.nMode,
     ...(raw.sequential === undefined ? {} : { sequential: sequentialConfig(raw.sequential) }),
   };
+  // Set only when given: absent keys stay out of the config hash, so older runs still resume.
+  if (raw.models?.proposer !== undefined) config.models.proposer = raw.models.proposer;
+  if (raw.datasets.refresh !== undefined) config.datasets.refresh = normalizeRefresh(raw.datasets.refresh);
+  if (raw.evolve !== undefined) config.evolve = normalizeEvolve(raw.evolve, raw.models?.proposer, provider);
   return { config, problems: context.problems };
 }

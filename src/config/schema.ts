@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { agentExecutorSchema } from './agent-schema.js';
 import { commandExecutorSchema } from './command-executor-schema.js';
 import { DEFAULTS } from './defaults.js';
+import { evolveSchema, refreshSchema } from './evolve-schema.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 import { parseOutputField } from '../core/output-field.js';
 
@@ -116,6 +117,7 @@ const datasets = z
     val: opt(nonEmpty(), 'JSONL for screening candidates (relative to this YAML).'),
     test: opt(nonEmpty(), 'JSONL for the final gate (relative to this YAML).'),
     regression: opt(nonEmpty(), 'JSONL of cases the baseline is known to pass (relative to this YAML).'),
+    refresh: opt(refreshSchema, 'How `datasets add-failures` splits production failures between train, val and test.'),
   })
   .superRefine((d, ctx) => {
     if (!has(d, 'val') && !has(d, 'test')) {
@@ -258,6 +260,7 @@ export const experimentSchema = z
         candidate: opt(nonEmpty(), 'Candidate model (also the baseline\'s unless models.baseline is set).'),
         baseline: opt(nonEmpty(), 'Baseline model.'),
         judge: opt(nonEmpty(), 'Judge model.'),
+        proposer: opt(nonEmpty(), 'Model that proposes skill edits in `isobudget evolve`.'),
       }),
       'Model names.',
     ),
@@ -279,6 +282,7 @@ export const experimentSchema = z
     retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
     sequential: opt(sequential, 'Sequential screening (also `run --sequential`): stop scheduling cases once an anytime-valid test decides.'),
+    evolve: opt(evolveSchema(provider), 'The self-evolution loop (`isobudget evolve`).'),
   })
   .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
 

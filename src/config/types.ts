@@ -117,6 +117,13 @@ export interface GatesConfig {
    * unset unless configured, so configs that do not name it keep their hash.
    */
   maxErrorRate?: number;
+  /**
+   * Confidence of the n=1 delta interval whose lower bound `real_evolution` needs above 0
+   * (default: `confidence`). Not a YAML key: a caller that screens many candidates on one
+   * split (`evolve`) passes a level corrected for all of them; every other interval keeps
+   * `confidence`.
+   */
+  gainConfidence?: number;
 }
 
 /** Sequential screening (issue 14): look after each block, stop once the answer is decided. */
@@ -151,6 +158,34 @@ export interface DatasetsConfig {
   val: string | undefined;
   test: string | undefined;
   regression: string | undefined;
+  /** Shares of new production failures per split (`datasets add-failures`); absent: the defaults. */
+  refresh?: SplitShares;
+}
+
+/** Shares (0–1, summing to 1) of train, val and test. */
+export interface SplitShares {
+  train: number;
+  val: number;
+  test: number;
+}
+
+/** The `evolve:` block as given; `evolveSettings` (src/evolve) applies defaults and CLI flags. */
+export interface EvolveConfig {
+  /** Proposer model: `evolve.proposer`, else `models.proposer`. */
+  proposer: string | undefined;
+  /** The proposer's own provider; undefined: the experiment's provider. */
+  provider: ProviderConfig | undefined;
+  rounds: number | undefined;
+  candidatesPerRound: number | undefined;
+  /** Cap on all the loop's tokens (tokens); undefined: no cap. */
+  budgetTokens: number | undefined;
+  failuresPerPrompt: number | undefined;
+  /** Candidate skill tokens ≤ this × the starting skill's tokens. */
+  maxSkillGrowth: number | undefined;
+  stopAfterNoGain: number | undefined;
+  /** max_tokens of one proposer call (tokens). */
+  maxTokens: number | undefined;
+  temperature: number | undefined;
 }
 
 export interface ExperimentConfig {
@@ -158,7 +193,7 @@ export interface ExperimentConfig {
   /** Absolute path of the YAML file. */
   configPath: string;
   provider: ProviderConfig;
-  models: { candidate: string | undefined; baseline: string | undefined; judge: string | undefined };
+  models: { candidate: string | undefined; baseline: string | undefined; judge: string | undefined; proposer?: string | undefined };
   budget: BudgetConfig;
   datasets: DatasetsConfig;
   gates: GatesConfig;
@@ -178,4 +213,6 @@ export interface ExperimentConfig {
   nMode: 'native' | 'parallel';
   /** Sequential screening, when the config has a `sequential:` block (`run --sequential` adds the defaults). */
   sequential?: SequentialConfig | undefined;
+  /** The `evolve:` block, when the YAML has one (absent keys stay out of the config hash). */
+  evolve?: EvolveConfig;
 }

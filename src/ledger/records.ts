@@ -6,7 +6,8 @@ import type { UnifiedFinishReason } from '../core/finish-reason.js';
 
 export const LEDGER_SCHEMA_VERSION = 1;
 
-export type CallRole = 'generate' | 'judge' | 'select' | 'tool' | 'gateway';
+/** `propose`: a proposer call of `isobudget evolve` (in the loop's own ledger). */
+export type CallRole = 'generate' | 'judge' | 'select' | 'tool' | 'gateway' | 'propose';
 
 /** One HTTP attempt (or in-process call) to a model. Seed fields plus what real usage needs. */
 export interface CallRecord {

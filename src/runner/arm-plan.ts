@@ -16,7 +16,7 @@ export function describeArms(inputs: RunInputs, provider: Provider): { arms: Arm
   const warnings: string[] = [];
   // An agent's first prompt also carries its tool definitions.
   const toolTokens = config.executor.type === 'agent' ? countToolDefinitionTokens(config.executor.tools) : 0;
-  for (const spec of armsFor(config.budget.bestOfN)) {
+  for (const spec of armsFor(config.budget.bestOfN).filter((arm) => inputs.variants === undefined || inputs.variants.includes(arm.variant))) {
     const variant = config.variants[spec.variant];
     // An agent path is its own conversation: its n paths are always n separate loops.
     const nMode = spec.n > 1 && config.nMode === 'native' && provider.supportsNativeN && config.executor.type !== 'agent' ? 'native' : 'parallel';

@@ -79,7 +79,7 @@ export interface ExecuteRunResult {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRunResult> {
   const { inputs, provider } = options;
   const { config } = inputs;
-  const units = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs });
+  const units = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs, ...(inputs.variants ? { variants: inputs.variants } : {}) });
   const opened = openRunDir(options, units);
   const { paths, manifest, done } = opened;
   // Primed with what a resumed run committed before: it reaches the same stop as an uninterrupted run.

@@ -7,7 +7,7 @@ import { IsobudgetError } from '../core/errors.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
 import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDataset } from '../datasets/index.js';
-import type { UnitSplit } from './plan.js';
+import type { UnitSplit, Variant } from './plan.js';
 
 export interface RunInputs {
   config: ExperimentConfig;
@@ -21,6 +21,8 @@ export interface RunInputs {
   overlap: string[];
   /** Set when the caller knows the upstream bills with our tokenizer (e.g. sim serve). */
   promptExact?: boolean;
+  /** Variants to run (default both): `evolve` diagnoses the incumbent alone. */
+  variants?: readonly Variant[];
 }
 
 export async function loadRunInputs(config: ExperimentConfig, split: SplitName, allowOverlap: boolean): Promise<RunInputs> {

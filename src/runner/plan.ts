@@ -47,10 +47,12 @@ export interface PlanInput {
   bestOfN: readonly number[];
   /** Repeats of the n=1 arms. */
   epochs: number;
+  /** Variants to run (default both); `evolve` diagnoses one skill on train with the baseline alone. */
+  variants?: readonly Variant[];
 }
 
 export function planUnits(input: PlanInput): Unit[] {
-  const arms = armsFor(input.bestOfN);
+  const arms = armsFor(input.bestOfN).filter((arm) => input.variants === undefined || input.variants.includes(arm.variant));
   const units: Unit[] = [];
   const add = (split: UnitSplit, cases: readonly EvalCase[], armList: readonly ArmSpec[]): void => {
     for (const evalCase of cases) {

@@ -90,7 +90,8 @@ export interface VerdictRecord {
   attribution?: Attribution;
   /** How a sequential screening run stopped (issue 14); absent for a fixed-size run. */
   sequential?: SequentialRecord;
-  gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number };
+  /** `gain_confidence`: the level of `same_budget.ci95` when a caller corrected it for multiple screens (evolve). */
+  gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number; gain_confidence?: number };
   method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;
   reason: string;

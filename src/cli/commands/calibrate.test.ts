@@ -77,3 +77,24 @@ describe('isobudget calibrate --sequential', () => {
     expect(text).toMatch(/^800\s+\+0\.20/m);
   });
 });
+
+describe('isobudget calibrate --evolve', () => {
+  test('--json reports false_accept_rate with its 95% CI, and the uncorrected greedy rate beside it', async () => {
+    const { io, out } = capture();
+    expect(await main(['calibrate', '--evolve', '--loops', '12', '--cases', '100', '--rounds', '200', '--json'], io)).toBe(0);
+    const record = JSON.parse(out()) as { kind: string; plan: { loops: number; loop_rounds: number; candidates_per_round: number; proposer: string }; correction: string; screen_confidence: number; false_accept_rate: number; false_accept_ci95: [number, number]; uncorrected: { false_accept_rate: number; false_accept_ci95: [number, number] } };
+    expect(record.kind).toBe('evolve_calibration');
+    expect(record.plan).toMatchObject({ loops: 12, loop_rounds: 5, candidates_per_round: 3, proposer: 'sim-proposer-null' });
+    expect(record.correction).toBe('bonferroni');
+    expect(record.screen_confidence).toBeCloseTo(1 - 0.05 / 15, 12);
+    expect(record.false_accept_ci95[0]).toBeLessThanOrEqual(record.false_accept_rate);
+    expect(record.false_accept_ci95[1]).toBeGreaterThanOrEqual(record.false_accept_rate);
+    expect(record.uncorrected.false_accept_rate).toBeGreaterThanOrEqual(record.false_accept_rate);
+  });
+
+  test('bad counts are usage errors (exit 2)', async () => {
+    const { io, err } = capture();
+    expect(await main(['calibrate', '--evolve', '--loops', '0'], io)).toBe(2);
+    expect(err()).toContain('--loops must be at least 1');
+  });
+});

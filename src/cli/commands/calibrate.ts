@@ -21,6 +21,7 @@ const USAGE = `isobudget calibrate [EXPERIMENT.yaml] [--cases ${defaults.cases}]
     [--categories ${defaults.categories}] [--experiments ${defaults.experiments}] [--search-experiments ${defaults.searchExperiments}] [--rounds ${defaults.rounds}]
     [--max-cases ${defaults.searchMax}] [--seed ${defaults.seed}] [--all-arms] [--json]
 isobudget calibrate --sequential [EXPERIMENT.yaml] [--cases N] [--experiments ${SEQUENTIAL_DEFAULTS.experiments}] [--rounds ${SEQUENTIAL_DEFAULTS.rounds}] [--seed ${defaults.seed}] [--json]
+isobudget calibrate --evolve [EXPERIMENT.yaml] …   the evolution loop's false-accept rate (see --evolve --help)
 Gates, best_of_n and B come from EXPERIMENT.yaml (cases from its val set unless --cases), else from the defaults.
 --effect is the true population pass-rate delta (probability scale); --spread the SD of per-case pass probabilities.
 --sequential simulates the sequential screen (the config's sequential: block, else its defaults) at effects ${SEQUENTIAL_EFFECTS.join(', ')} and ${SEQUENTIAL_SIZES.join(' and ')} cases (--cases: that size only).`;
@@ -28,6 +29,8 @@ Gates, best_of_n and B come from EXPERIMENT.yaml (cases from its val set unless 
 export const calibrateCommand: CommandSpec = {
   summary: 'false-promotion rate, power and cases needed for 80% power, by simulating many experiments',
   async run(argv, io) {
+    // The evolution loop's calibration has its own options (src/cli/commands/calibrate-evolve.ts).
+    if (argv.includes('--evolve')) return (await import('./calibrate-evolve.js')).calibrateEvolve(argv.filter((arg) => arg !== '--evolve'), io);
     const { values, positionals } = parseCommandArgs('calibrate', argv, {
       cases: { type: 'string' },
       'baseline-pass': { type: 'string' },

@@ -26,5 +26,7 @@ export const commands: Record<string, CommandSpec> = {
   clients: lazy('write or lint Claude Code / Codex / CC Switch configs for a provider or the gateway', async () => (await import('./clients.js')).clientsCommand),
   memory: lazy('governed memory: ingest verdicts and .learnings/, search/export (negative patterns first), history, conflicts, decay, rollback', async () => (await import('./memory.js')).memoryCommand),
   gate: lazy('five-layer promotion gate for a candidate skill: format + contamination, regression, test-split significance, budget, human review', async () => (await import('./gate.js')).gateCommand),
+  evolve: lazy('the self-evolution loop: diagnose on train, propose skill diffs, screen on val at the same budget, accept only corrected real_evolution, remember, repeat', async () => (await import('./evolve.js')).evolveCommand),
+  datasets: lazy('datasets add-failures EVENTS.jsonl --experiment EXPERIMENT.yaml: production failures into train/val/test, with their budget and n', async () => (await import('./datasets.js')).datasetsCommand),
   review: lazy('human review queue: cards for candidates that passed gate layers 1–4 (and other must-have-a-human changes); approve / reject / defer', async () => (await import('./review.js')).reviewCommand),
 };

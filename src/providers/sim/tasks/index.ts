@@ -9,9 +9,11 @@ import { digitSearchTask } from './digit-search.js';
 import { arithmeticTask } from './arithmetic-task.js';
 import { lookupTask } from './lookup-task.js';
 import { fallbackTask } from './fallback-task.js';
+import { proposeTask } from './propose-task.js';
 
 // Lookup before the others: its question names item ids and numbers another task could misread.
-export const SIM_TASKS: readonly SimTask[] = [judgeTask, lookupTask, dateTask, digitSearchTask, arithmeticTask];
+// The proposers first of all: they answer only as sim-proposer*, and their prompt quotes dates.
+export const SIM_TASKS: readonly SimTask[] = [proposeTask, judgeTask, lookupTask, dateTask, digitSearchTask, arithmeticTask];
 
 export function solveTask(context: SolveContext): { task: string; text: string; toolCalls?: TaskReply['toolCalls'] } {
   for (const task of SIM_TASKS) {

@@ -1,0 +1,94 @@
+/**
+ * `isobudget evolve EXPERIMENT.yaml` — the self-evolution loop: diagnose on train, propose
+ * diffs, screen each on val at the same budget, accept only corrected `real_evolution`,
+ * remember, repeat. `--resume LOOP_DIR` continues a loop after a crash or Ctrl-C.
+ */
+import { IsobudgetError } from '../../core/errors.js';
+import { runEvolve } from '../../evolve/loop.js';
+import type { EvolveSummary } from '../../evolve/summary.js';
+import type { LineageEntry } from '../../evolve/types.js';
+import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
+import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { applyRunHeapPolicy } from '../heap-policy.js';
+import type { CliIO } from '../io.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
+       [--out evolve] [--id ID] [--store PATH] [--concurrency N] [--sim-latency-scale X] [--json] [--quiet]
+isobudget evolve --resume evolve/<id> [--budget-tokens T] [--json] [--quiet]
+Settings come from the config's \`evolve:\` block (rounds 5, candidates_per_round 2, budget_tokens, failures_per_prompt 12,
+max_skill_growth 1.25, stop_after_no_gain 3, proposer); flags override it. A resumed loop keeps the settings it started with.
+exit codes: 0 the loop ended (accepted or not), 130 interrupted (resume it), 2 bad input`;
+
+export const evolveCommand: CommandSpec = {
+  summary: 'the self-evolution loop: diagnose on train, propose skill diffs, screen on val at the same budget, accept only corrected real_evolution, remember, repeat',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('evolve', argv, {
+      rounds: { type: 'string' }, candidates: { type: 'string' }, 'budget-tokens': { type: 'string' }, failures: { type: 'string' },
+      out: { type: 'string' }, id: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, concurrency: { type: 'string' },
+      'sim-latency-scale': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+    }, USAGE);
+    if (values.resume === undefined && positionals[0] === undefined) throw new IsobudgetError('usage', 'evolve: missing EXPERIMENT.yaml', { hint: USAGE });
+    if (values.resume !== undefined && (positionals.length > 0 || values.rounds !== undefined || values.candidates !== undefined || values.failures !== undefined)) {
+      throw new IsobudgetError('usage', 'evolve --resume continues a loop with the experiment and settings it started with: pass only the loop directory (and --budget-tokens to raise the cap)', { hint: USAGE });
+    }
+    const flags = {
+      ...optional('rounds', positive('rounds', intOption('rounds', values.rounds))),
+      ...optional('candidates', positive('candidates', intOption('candidates', values.candidates))),
+      ...optional('budgetTokens', positive('budget-tokens', intOption('budget-tokens', values['budget-tokens']))),
+    };
+    const quiet = values.quiet === true || values.json === true;
+    const concurrency = intOption('concurrency', values.concurrency);
+    const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    applyRunHeapPolicy(io.env);
+    const result = await runEvolve({
+      ...(values.resume === undefined ? { configPath: positionals[0] as string } : { resumeDir: values.resume }),
+      ...(values.out === undefined ? {} : { outDir: values.out }),
+      ...(values.id === undefined ? {} : { evolveId: values.id }),
+      ...(values.failures === undefined ? {} : { failuresFile: values.failures }),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
+      flags,
+      storePath: values.store ?? DEFAULT_STORE_PATH,
+      cwd: io.cwd,
+      env: io.env,
+      signal: io.signal,
+      log: quiet ? () => undefined : (line) => io.stderr.write(`${line}\n`),
+    });
+    if (values.json === true) io.stdout.write(`${JSON.stringify({ ...result.summary, lineage: result.lineage }, null, 2)}\n`);
+    else io.stdout.write(renderText(result.summary, result.lineage, result.dir));
+    if (result.summary.status === 'interrupted') {
+      io.stderr.write(`evolve interrupted; resume with: isobudget evolve --resume ${result.dir}\n`);
+      return EXIT.interrupted;
+    }
+    return EXIT.ok;
+  },
+};
+
+function positive(name: string, value: number | undefined): number | undefined {
+  if (value !== undefined && value < 1) throw new IsobudgetError('usage', `--${name} must be at least 1, got ${value}`, { hint: USAGE });
+  return value;
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+function renderText(summary: EvolveSummary, lineage: readonly LineageEntry[], dir: string): string {
+  const pct = (x: number | undefined): string => (x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
+  const signed = (x: number | null): string => (x === null ? '' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`);
+  const lines = [
+    '',
+    `evolve ${summary.evolve_id} — ${summary.experiment}: ${summary.status} (${summary.stop.message})`,
+    `screens at ${Number((summary.correction.screen_confidence * 100).toFixed(2))}% (Bonferroni over ${summary.correction.planned_screens} planned screens)`,
+    '',
+    ...lineage.map((e) => `  r${e.round} v${(e.version ?? '?').padEnd(4)} ${e.status.padEnd(8)} ${(e.verdict ?? '').padEnd(15)} ${signed(e.n1_delta).padEnd(11)} ${e.summary || e.reason}`),
+    '',
+    `n=1 pass on val: ${pct(summary.val.start?.pass)} (v${summary.start_skill.version}) → ${pct(summary.val.final?.pass)} (v${summary.val.final?.version ?? summary.start_skill.version})`,
+    `tokens: ${summary.tokens.total} (diagnose ${summary.tokens.diagnose}, propose ${summary.tokens.propose}, screen ${summary.tokens.screen})${summary.tokens.budget_tokens === null ? '' : ` of budget_tokens ${summary.tokens.budget_tokens}`}`,
+  ];
+  if (summary.final_skill) lines.push(`final skill: ${summary.final_skill.file}`, `next: ${summary.gate_command ?? ''}   (test split + human review; evolve never promotes)`);
+  lines.push(`loop: ${dir}  (lineage.json, summary.json, report.html)`, '');
+  return lines.join('\n');
+}

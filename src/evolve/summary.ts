@@ -1,0 +1,119 @@
+/**
+ * `summary.json`, pure: how the loop ended and why, what it spent (in total, per phase and per
+ * round — from its ledgers), the n=1 pass rate on val of the incumbent round by round, from
+ * start to final, and where the final skill and the gate command are.
+ */
+import type { Interval } from '../verdict/record.js';
+import type { Stop } from './decide.js';
+import type { FinalSkill } from './final-skill.js';
+import type { FinalVsStart } from './final-vs-start.js';
+import type { LoopTokens } from './ledger-tokens.js';
+import { EVOLVE_SCHEMA_VERSION, type EvolveSettings, type LineageEntry } from './types.js';
+
+export type LoopStatus = 'complete' | 'stopped' | 'interrupted';
+
+export interface ValPoint {
+  round: number;
+  /** Incumbent at the end of the round. */
+  version: string;
+  pass: number;
+  /** Wilson 95% interval. */
+  ci95: Interval;
+}
+
+export interface EvolveSummary {
+  schema_version: number;
+  evolve_id: string;
+  experiment: string;
+  config_path: string;
+  status: LoopStatus;
+  stop: Stop;
+  settings: { rounds: number; candidates_per_round: number; budget_tokens: number | null; failures_per_prompt: number; max_skill_growth: number; stop_after_no_gain: number; proposer: string };
+  /** How the loop controls the multiple testing of screening many edits on one val split. */
+  correction: { method: 'bonferroni'; family_alpha: number; planned_screens: number; screen_confidence: number; bootstrap_rounds: number };
+  rounds_run: number;
+  proposals: { total: number; accepted: number; rejected: number; dropped: number; screened: number };
+  tokens: { total: number; diagnose: number; propose: number; screen: number; budget_tokens: number | null; calls_missing_usage: number; per_round: Array<{ round: number; diagnose: number; propose: number; screen: number }> };
+  val: { start: ValPoint | null; final: ValPoint | null; per_round: ValPoint[] };
+  final_vs_start: FinalVsStart | null;
+  start_skill: { version: string; file: string };
+  final_skill: FinalSkill | null;
+  gate_command: string | null;
+  /** Memory ids of the negative patterns this loop recorded. */
+  negative_patterns: string[];
+  /** Every ledger the totals were summed from, relative to the loop directory. */
+  ledgers: string[];
+  updated_at: string;
+}
+
+export interface SummaryInput {
+  evolveId: string;
+  experiment: string;
+  configPath: string;
+  status: LoopStatus;
+  stop: Stop;
+  settings: EvolveSettings;
+  roundsRun: number;
+  lineage: readonly LineageEntry[];
+  tokens: LoopTokens;
+  start: { version: string; file: string };
+  finalSkill: FinalSkill | null;
+  finalVsStart: FinalVsStart | null;
+  gateCommand: string | null;
+  now: Date;
+}
+
+export function buildSummary(input: SummaryInput): EvolveSummary {
+  const { lineage, settings, tokens } = input;
+  const count = (status: LineageEntry['status']): number => lineage.filter((e) => e.status === status).length;
+  const perRound = valPerRound(lineage, input.roundsRun, input.start.version);
+  return {
+    schema_version: EVOLVE_SCHEMA_VERSION,
+    evolve_id: input.evolveId,
+    experiment: input.experiment,
+    config_path: input.configPath,
+    status: input.status,
+    stop: input.stop,
+    settings: { rounds: settings.rounds, candidates_per_round: settings.candidatesPerRound, budget_tokens: settings.budgetTokens, failures_per_prompt: settings.failuresPerPrompt, max_skill_growth: settings.maxSkillGrowth, stop_after_no_gain: settings.stopAfterNoGain, proposer: settings.proposer },
+    correction: { method: 'bonferroni', family_alpha: settings.familyAlpha, planned_screens: settings.plannedScreens, screen_confidence: settings.screenConfidence, bootstrap_rounds: settings.screenBootstrapRounds },
+    rounds_run: input.roundsRun,
+    proposals: { total: lineage.length, accepted: count('accepted'), rejected: count('rejected'), dropped: count('dropped'), screened: lineage.filter((e) => e.run_dir !== null).length },
+    tokens: {
+      total: tokens.total,
+      diagnose: tokens.byPhase.diagnose,
+      propose: tokens.byPhase.propose,
+      screen: tokens.byPhase.screen,
+      budget_tokens: settings.budgetTokens,
+      calls_missing_usage: tokens.callsMissingUsage,
+      per_round: [...tokens.byRound.entries()].filter(([round]) => round > 0).sort(([a], [b]) => a - b).map(([round, phases]) => ({ round, ...phases })),
+    },
+    val: { start: startPoint(lineage, input.start.version), final: perRound.at(-1) ?? startPoint(lineage, input.start.version), per_round: perRound },
+    final_vs_start: input.finalVsStart,
+    start_skill: input.start,
+    final_skill: input.finalSkill,
+    gate_command: input.gateCommand,
+    negative_patterns: lineage.filter((e) => e.verdict === 'budget_leakage' && e.memory_id !== null).map((e) => e.memory_id as string),
+    ledgers: tokens.ledgers,
+    updated_at: input.now.toISOString(),
+  };
+}
+
+function startPoint(lineage: readonly LineageEntry[], version: string): ValPoint | null {
+  const first = lineage.find((e) => e.parent === version && e.baseline_pass !== null && e.baseline_pass_ci !== null);
+  return first && first.baseline_pass !== null && first.baseline_pass_ci ? { round: 0, version, pass: first.baseline_pass, ci95: first.baseline_pass_ci } : null;
+}
+
+/** The incumbent's val pass at the end of each round: the accepted candidate's, else the incumbent's own from that round's screens. */
+function valPerRound(lineage: readonly LineageEntry[], rounds: number, startVersion: string): ValPoint[] {
+  const points: ValPoint[] = [];
+  let current = startPoint(lineage, startVersion);
+  for (let round = 1; round <= rounds; round += 1) {
+    const entries = lineage.filter((e) => e.round === round);
+    const accepted = entries.find((e) => e.status === 'accepted');
+    const screened = entries.find((e) => e.baseline_pass !== null && e.baseline_pass_ci !== null);
+    if (accepted?.version && accepted.candidate_pass !== null && accepted.candidate_pass_ci) current = { round, version: accepted.version, pass: accepted.candidate_pass, ci95: accepted.candidate_pass_ci };
+    else if (screened && screened.baseline_pass !== null && screened.baseline_pass_ci) current = { round, version: screened.parent, pass: screened.baseline_pass, ci95: screened.baseline_pass_ci };
+    if (current) points.push({ ...current, round });
+  }
+  return points;
+}
