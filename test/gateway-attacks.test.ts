@@ -7,6 +7,11 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readJsonl } from '../src/ledger/jsonl-reader.js';
+import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
+import { runPaths } from '../src/ledger/run-dir.js';
+import { runExperiment } from '../src/runner/run-experiment.js';
+import { writeExperiment } from './support/experiment.js';
 import { KeyStore } from '../src/gateway/keys/key-store.js';
 import { startGateway, type Gateway } from '../src/gateway/server.js';
 import { RecordingSink } from '../src/gateway/test-support/harness.js';
@@ -173,5 +178,29 @@ describe('100 concurrent mixed calls on one key', () => {
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(20);
     expect(statuses.every((status) => [200, 400, 429].includes(status)), statuses.join(',')).toBe(true);
     expect(upstream.billedBy(who)).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('through a command-executor run', () => {
+  test('an agent sending max_tokens 10 beside max_completion_tokens 100000 stays within each path\'s budget', async () => {
+    const budget = 3_000;
+    // The agent is the attacker: it speaks raw HTTP to the gateway the run gives it.
+    const agent = `const r = await fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.OPENAI_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: process.argv[1] }], max_tokens: 10, max_completion_tokens: 100000 }) }); await r.text(); console.log(r.status === 200 ? '3' : 'refused ' + r.status);`;
+    const experiment = writeExperiment({
+      provider: `{ protocol: openai-chat, base_url: "${upstream.url}/v1", api_key_env: MOCK_UPSTREAM_KEY }`,
+      budget: `{ total_tokens_per_case: ${budget}, per_case_max_tokens: 256, best_of_n: [1] }`,
+      extra: `executor: { type: command, argv: ${JSON.stringify([process.execPath, '--input-type=module', '-e', agent, '{{input}}'])}, timeout_ms: 60000 }`,
+      cases: 2,
+    });
+    const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: { MOCK_UPSTREAM_KEY: 'sk-mock-0123456789' } });
+    const paths = runPaths(run.runDir);
+    const calls = readJsonl<CallRecord>(paths.calls).records;
+    const results = readJsonl<ResultRecord>(paths.results).records;
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => call.status === 200)).toBe(true);
+    for (const result of results) {
+      expect(result.over_budget, `${result.case_id} ${result.arm}`).toBe(false);
+      expect(result.total_tokens).toBeLessThanOrEqual(budget);
+    }
   });
 });

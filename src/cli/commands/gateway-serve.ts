@@ -36,18 +36,21 @@ export async function serveGateway(options: ServeOptions, paths: GatewayPaths, i
   ensureGatewayDir(paths);
   const lock = lockDataDir(paths.dir);
   const log = options.quiet ? undefined : (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const keys = KeyStore.open(paths.keys);
   const scrub = makeScrubber(options.upstreamKey);
+  let keys: KeyStore | undefined;
   let queue: WriteQueue | undefined;
   let journal: SpendJournal | undefined;
   let sink: DailyLedger | undefined;
   let gateway: Gateway | undefined;
   try {
+    keys = KeyStore.open(paths.keys);
     const headroom = new Headroom(join(paths.dir, 'disk-headroom'));
     if (!headroom.ensure()) throw new IsobudgetError('usage', `gateway: no room to write in the data dir ${paths.dir} (it keeps 1 MiB spare for calls in flight when the disk fills); free some space or use another --data-dir`);
     queue = new WriteQueue(paths.dir, headroom, log);
     keys.onWriteError = (error) => log?.(`cannot write ${paths.keys} (${error instanceof Error ? error.message : String(error)}); spend stays in the journal and is written when it can be`);
-    const recovery = await recoverSpend({ dir: paths.dir, ledgerDir: paths.ledger, keys, redact: scrub.text, baseUrl: shown });
+    const recovery = await recoverSpend({ dir: paths.dir, ledgerDir: paths.ledger, keys, redact: scrub.text, baseUrl: shown }).catch((error: unknown) => {
+      throw new IsobudgetError('usage', `gateway: cannot recover the spend journal in ${paths.dir}: ${error instanceof Error ? error.message : String(error)}; the gateway does not start without it`);
+    });
     sink = new DailyLedger(paths.ledger, scrub.text, queue);
     journal = new SpendJournal(paths.dir, recovery.generation, keys, queue, shown);
     gateway = await startGateway({
@@ -83,7 +86,7 @@ export async function serveGateway(options: ServeOptions, paths: GatewayPaths, i
     await journal?.close();
     await sink?.close();
     await queue?.close();
-    keys.close();
+    keys?.close();
     lock.release();
   }
 }

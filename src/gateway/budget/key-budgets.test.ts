@@ -71,7 +71,7 @@ describe('KeyBudgets', () => {
 
   test('a key without a budget is admitted unclamped', async () => {
     const { key, budgets } = setup(undefined);
-    expect(await budgets.admit({ key, protocol: 'anthropic-messages', body: { max_tokens: 128000 }, fields: undefined, promptTokens: 0, signal })).toEqual({ ok: true, clamp: undefined, reservation: 0 });
+    expect(await budgets.admit({ key, protocol: 'anthropic-messages', body: { max_tokens: 128000 }, fields: undefined, promptTokens: 0, signal })).toEqual({ ok: true, clamp: undefined, reservation: 0, promptTokens: 0 });
   });
 
   test('a bill above its reservation closes the key at once, in memory and in the store', async () => {

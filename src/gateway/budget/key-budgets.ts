@@ -20,7 +20,7 @@ import type { VirtualKey } from '../keys/virtual-key.js';
 import type { GenerationProtocol } from '../routes.js';
 
 export type Admission =
-  | { ok: true; clamp: ClampResult | undefined; reservation: number }
+  | { ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number }
   | { ok: false; reason: 'spent' | 'closed'; detail: string };
 
 export interface AdmitRequest {
@@ -61,7 +61,7 @@ export class KeyBudgets {
   /** The decision now, or undefined when in-flight reservations hold what the call needs. */
   private tryAdmit(request: AdmitRequest): Admission | undefined {
     const { key, protocol, body, promptTokens, fields } = request;
-    if (key.budget === undefined || fields === undefined) return { ok: true, clamp: undefined, reservation: 0 };
+    if (key.budget === undefined || fields === undefined) return { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 };
     const closed = this.closedReason(key);
     if (closed !== undefined) return { ok: false, reason: 'closed', detail: closedDetail(key, closed) };
     const tracker = this.tracker(key, key.budget);
@@ -71,7 +71,7 @@ export class KeyBudgets {
       const clamp = clampRequest(protocol, body, fields, allowed);
       const reservation = promptTokens + clamp.maxTokens * clamp.choices;
       tracker.reserve(reservation);
-      return { ok: true, clamp, reservation };
+      return { ok: true, clamp, reservation, promptTokens };
     }
     if (tracker.budget - tracker.spent() - promptTokens < choices) return { ok: false, reason: 'spent', detail: `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}${choices > 1 ? ` and ${choices} choices` : ''}` };
     return undefined;

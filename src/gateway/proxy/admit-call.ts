@@ -41,7 +41,7 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   const read = readBudgetFields(protocol, body);
   const requested = read.ok ? read.fields.requested : undefined;
   // A key without a budget only records: its calls pass as the client sent them.
-  if (key.budget === undefined) return { ok: true, requested, admission: { ok: true, clamp: undefined, reservation: 0 } };
+  if (key.budget === undefined) return { ok: true, requested, admission: { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 } };
   if (!read.ok) return refused(requested, errorReply(family, 400, read.message, { code: 'invalid_budget_field' }), 400, read.message, `'${read.param}' refused`);
   const unestimable = unestimableField(protocol, body);
   if (unestimable !== undefined) {

@@ -91,7 +91,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     if (refusal) record({ usage: undefined, finish: refusal.finish, maxTokens: 0, requestedMaxTokens: requested, ttfbMs: undefined, gatewayMs: undefined, status: refusal.status, error: refusal.error, note: refusal.note });
     return undefined;
   }
-  const { clamp, reservation } = admitted.admission;
+  const { clamp, reservation, promptTokens } = admitted.admission;
   if (leftEarly) {
     // Gone while its prompt was counted or it waited for budget: nothing went out.
     context.budgets.release(key, reservation);
@@ -122,7 +122,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
   const gatewayMs = Math.round((performance.now() - started) * 100) / 100;
   try {
     const upstream = await pending.answered;
-    return { upstream, client: response, protocol, key, callId, reservation, started, record, maxTokens, requested, clamped, note, gatewayMs };
+    return { upstream, client: response, protocol, key, callId, reservation, promptEstimate: promptTokens, started, record, maxTokens, requested, clamped, note, gatewayMs };
   } catch (error) {
     // Once the upstream had the whole request it may have billed: unknown is booked, not released.
     const booked = pending.bodySent() ? reservation : 0;

@@ -25,6 +25,8 @@ export interface SentCall {
   key: VirtualKey;
   callId: string;
   reservation: number;
+  /** The prompt estimate the reservation holds (tokens; 0 for a key without budget): what a bill's prompt is compared with. */
+  promptEstimate: number;
   started: number;
   record: (outcome: RecordOutcome, settlement?: Settlement) => void;
   maxTokens: number;

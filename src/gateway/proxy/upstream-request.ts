@@ -60,7 +60,8 @@ export class ClientClosed extends Error {
 }
 
 export interface PendingUpstream {
-  request: ClientRequest;
+  /** Undefined when the request could not even be made (a header Node refuses to send). */
+  request: ClientRequest | undefined;
   answered: Promise<{ request: ClientRequest; response: IncomingMessage }>;
   /** The whole request reached the socket: the upstream may act on it (and bill). */
   bodySent(): boolean;
@@ -71,7 +72,14 @@ export function sendUpstream(call: UpstreamCall): PendingUpstream {
   const send = secure ? httpsRequest : httpRequest;
   const { hostname, port, path } = call.url;
   const { connectMs, firstByteMs, idleMs } = call.timeouts;
-  const request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
+  let request: ClientRequest;
+  try {
+    request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
+  } catch (error) {
+    // Nothing left: the call can be refused with nothing booked.
+    const code = (error as NodeJS.ErrnoException).code ?? 'invalid request';
+    return { request: undefined, answered: Promise.reject(new UpstreamFailure(502, `cannot send the request upstream: ${code}`)), bodySent: () => false };
+  }
   let sent = false;
   let timer: NodeJS.Timeout | undefined;
   const limit = (ms: number, message: string): void => {
