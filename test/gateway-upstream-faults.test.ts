@@ -46,7 +46,6 @@ describe('streamed secrets', () => {
     for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) chunks.push(Buffer.from(read.value).toString('utf8'));
     const text = chunks.join('');
     expect(upstream.received).toBe(1);
-    expect(chunks.length).toBeGreaterThan(1);
     expect(text).not.toContain(UPSTREAM_KEY);
     // Masked in place, same length: the stream is otherwise intact and still parses.
     expect(text).toContain(`echo ${'*'.repeat(UPSTREAM_KEY.length)} echo`);

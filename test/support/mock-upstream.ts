@@ -111,7 +111,7 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
       if (echo !== undefined && at !== -1) {
         const cut = at + Math.floor(echo.length / 2);
         response.write(event.slice(0, cut));
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        await new Promise((resolve) => setTimeout(resolve, 150));
         response.write(event.slice(cut));
       } else response.write(event);
     }

@@ -2,8 +2,9 @@
  * Start-up after any stop, clean or `kill -9`: the spend journal says which calls reserved
  * budget and which settled. A call that reserved and never settled may have been billed — the
  * request had left — so its reservation is booked as spent and the ledger gets a record with
- * `outcome: unknown_after_crash` (unless its record made it there just before the stop: a
- * record is written right before its settlement, so it can only be the ledger's last line).
+ * `outcome: unknown_after_crash` — unless its record made it to the ledger before the stop
+ * (records are written when calls end, settlements in groups a moment later): then it is
+ * booked at what its record says it cost.
  * Settlements the key store had not yet written are added. All of it lands in one key-store
  * transaction that also starts the journal's next generation, so a crash during recovery
  * leaves the previous state to recover again — nothing twice, nothing lost.
@@ -41,8 +42,10 @@ export interface Recovery {
   settlementsAdded: number;
 }
 
-/** How much of the newest ledger file is searched for records written just before a stop (bytes). */
-const LEDGER_TAIL_BYTES = 256 * 1024;
+/** Ledger files are read backwards in pieces of this size (bytes). */
+const CHUNK_BYTES = 256 * 1024;
+/** Wall clocks step: records up to this much older than a reservation are still searched (ms). */
+const CLOCK_SLACK_MS = 60_000;
 const ERROR = 'the gateway stopped (killed or crashed) before this call ended; the upstream may have billed it, so its reservation stays booked as spent';
 
 export async function recoverSpend(options: RecoveryOptions): Promise<Recovery> {
@@ -55,7 +58,8 @@ export async function recoverSpend(options: RecoveryOptions): Promise<Recovery> 
   }
   const journal = readJournal(journalPath(dir, mark.generation), mark.offset);
   const unsettled = [...journal.reserves.values()].filter((line) => !journal.settled.has(line.call));
-  const written = await recentRecords(options.ledgerDir, new Set(unsettled.map((line) => line.call)));
+  const since = Math.min(...unsettled.map((line) => Date.parse(line.ts)).filter((ms) => Number.isFinite(ms)), Date.now());
+  const written = await recordsSince(options.ledgerDir, new Set(unsettled.map((line) => line.call)), since);
   const records: GatewayCallRecord[] = [];
   let bookedTokens = 0;
   for (const line of unsettled) {
@@ -125,34 +129,63 @@ function parseLine(text: string): JournalLine | undefined {
   }
 }
 
-/** Records of the wanted calls among the last lines of the newest ledger file. */
-async function recentRecords(ledgerDir: string, wanted: Set<string>): Promise<Map<string, GatewayCallRecord>> {
+/**
+ * Records of the wanted calls, read backwards from the end of the ledger until records older
+ * than the oldest wanted reservation (less a minute for the clock): a call's record is written
+ * after its reservation, so it can only be in that stretch.
+ */
+async function recordsSince(ledgerDir: string, wanted: Set<string>, since: number): Promise<Map<string, GatewayCallRecord>> {
   const found = new Map<string, GatewayCallRecord>();
-  const newest = ledgerFiles(ledgerDir).at(-1);
+  const files = ledgerFiles(ledgerDir);
+  const newest = files.at(-1);
   if (wanted.size === 0 || newest === undefined) return found;
   // Opening cuts a torn last line: a record half-written at the stop does not count.
   await AppendFile.open(newest).close();
-  const size = statSync(newest).size;
-  const length = Math.min(size, LEDGER_TAIL_BYTES);
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(newest, 'r');
-  try {
-    readSync(fd, buffer, 0, length, size - length);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = buffer.toString('utf8').split('\n');
-  // The first line may start mid-record unless the whole file was read.
-  for (const text of lines.slice(length < size ? 1 : 0)) {
-    if (!text.includes('"call_id"')) continue;
-    try {
-      const record = JSON.parse(text) as GatewayCallRecord;
+  const cutoff = since - CLOCK_SLACK_MS;
+  const cutoffDay = new Date(cutoff).toISOString().slice(0, 10);
+  for (const file of files.reverse()) {
+    if ((/calls-(\d{4}-\d{2}-\d{2})\.jsonl$/.exec(file)?.[1] ?? '') < cutoffDay) break;
+    for (const text of linesBackward(file)) {
+      if (!text.includes('"call_id"')) continue;
+      let record: GatewayCallRecord;
+      try {
+        record = JSON.parse(text) as GatewayCallRecord;
+      } catch {
+        continue;
+      }
+      if (Date.parse(record.ts) < cutoff) return found;
       if (record.call_id !== undefined && wanted.has(record.call_id)) found.set(record.call_id, record);
-    } catch {
-      // Not a record: skip it.
+      if (found.size === wanted.size) return found;
     }
   }
   return found;
+}
+
+/** The lines of a file, last first, read in chunks from the end. */
+function* linesBackward(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    // `carry`: the start of the file's next line — its end is in the chunk read before.
+    let carry = Buffer.alloc(0);
+    for (let end = statSync(file).size; end > 0; ) {
+      const start = Math.max(0, end - CHUNK_BYTES);
+      const chunk = Buffer.alloc(end - start);
+      readSync(fd, chunk, 0, chunk.length, start);
+      const text = Buffer.concat([chunk, carry]);
+      // Before the first newline is the end of a line that began earlier in the file.
+      const first = start === 0 ? -1 : text.indexOf(0x0a);
+      if (start > 0 && first === -1) {
+        carry = text;
+      } else {
+        carry = text.subarray(0, first + 1);
+        const lines = text.subarray(first + 1).toString('utf8').split('\n');
+        for (let i = lines.length - 1; i >= 0; i -= 1) if ((lines[i] as string).length > 0) yield lines[i] as string;
+      }
+      end = start;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function unknownRecord(line: ReserveLine, keys: KeyStore, baseUrl: string): GatewayCallRecord {

@@ -72,18 +72,22 @@ describe('spend journal and recovery', () => {
     expect(first.journal.reserve(reservation('b', keyId, 700))).toBe(true);
     expect(first.journal.reserve(reservation('c', keyId, 300))).toBe(true);
     settle(first, 'a', keyId, 120, 500);
-    first.keys.flush(); // the batch timer ran once: a's 120 is in the store, with its journal mark
+    settle(first, 'd', keyId, 30, 300);
+    first.journal.writeSettlements(); // the settlement timer ran once…
+    first.keys.flush(); // …and then the store's: a's and d's spend are in the store, with the journal mark
+    settle(first, 'e', keyId, 40, 300);
+    first.journal.writeSettlements(); // e's settlement is written, but not yet in the store
     settle(first, 'c', keyId, 90, 300);
-    // Killed: b never settled, c's settlement never reached the store. Nothing is closed.
+    // Killed: b never ended; c's record is in the ledger but its settlement was still gathering.
     const second = await start(dir);
-    expect(second.recovered).toMatchObject({ unsettled: 1, bookedTokens: 700, settlementsAdded: 1 });
-    expect(second.keys.get(keyId)?.spent).toBe(120 + 90 + 700);
+    expect(second.recovered).toMatchObject({ unsettled: 2, bookedTokens: 700 + 90, settlementsAdded: 1 });
+    expect(second.keys.get(keyId)?.spent).toBe(120 + 30 + 40 + 90 + 700);
     const unknown = ledgerRecords(dir).filter((r) => r.outcome === 'unknown_after_crash');
     expect(unknown).toEqual([expect.objectContaining({ call_id: 'b', key_id: keyId, booked_tokens: 700, reserved_tokens: 700, usage_missing: true, tags: { run: 'r' }, base_url: 'http://upstream.test' })]);
     // Killed again at once: nothing is counted twice, and b is not recorded twice.
     const third = await start(dir);
     expect(third.recovered).toMatchObject({ unsettled: 0, settlementsAdded: 0 });
-    expect(third.keys.get(keyId)?.spent).toBe(910);
+    expect(third.keys.get(keyId)?.spent).toBe(980);
     expect(ledgerRecords(dir).filter((r) => r.outcome === 'unknown_after_crash')).toHaveLength(1);
     expect(readdirSync(dir).filter((name) => name.endsWith('.journal'))).toEqual([`spend-${third.recovered.generation}.journal`]);
   });
@@ -97,6 +101,24 @@ describe('spend journal and recovery', () => {
     expect(second.recovered).toMatchObject({ unsettled: 1, bookedTokens: 150 });
     expect(second.keys.get(keyId)?.spent).toBe(150);
     expect(ledgerRecords(dir).map((r) => r.call_id)).toEqual(['x']);
+  });
+
+  test('killed with hundreds of records whose settlements were still gathering: each is booked at its record, none recorded twice', async () => {
+    const { dir, keyId } = fresh();
+    const first = await start(dir);
+    let billed = 0;
+    for (let i = 0; i < 700; i += 1) {
+      first.journal.reserve(reservation(`r${i}`, keyId, 1_000));
+      settle(first, `r${i}`, keyId, 100 + i, 1_000);
+      billed += 100 + i;
+    }
+    first.journal.reserve(reservation('never-ended', keyId, 1_000));
+    const second = await start(dir);
+    expect(second.recovered).toMatchObject({ unsettled: 701, bookedTokens: billed + 1_000 });
+    expect(second.keys.get(keyId)?.spent).toBe(billed + 1_000);
+    const records = ledgerRecords(dir);
+    expect(records).toHaveLength(701);
+    expect(new Set(records.map((r) => r.call_id)).size).toBe(701);
   });
 
   test('a journal past its size starts a new generation carrying the open reservations; recovery reads it', async () => {
@@ -113,9 +135,10 @@ describe('spend journal and recovery', () => {
     expect(first.keys.spendMark().generation).toBe(before + 1);
     expect(first.keys.get(keyId)?.spent).toBe(80);
     await vi.waitFor(() => expect(existsSync(journalPath(dir, before))).toBe(false));
+    first.journal.reserve(reservation('c8', keyId, 100));
     settle(first, 'c8', keyId, 10, 100);
     const second = await start(dir);
     expect(second.keys.get(keyId)?.spent).toBe(80 + 10 + 400);
-    expect(second.recovered.unsettled).toBe(1);
+    expect(second.recovered).toMatchObject({ unsettled: 2, bookedTokens: 410 });
   });
 });

@@ -1,9 +1,14 @@
 /**
  * The spend journal (`spend-<generation>.journal` in the data dir): one line when a call
- * reserves budget — written before the request goes upstream — and one when it settles,
- * written right after the call's ledger record. After a `kill -9` at any moment, every call
- * that may have been billed has its reservation here; `recoverSpend` books the ones that
- * never settled as spent, and they are never granted again.
+ * reserves budget — written before the request goes upstream — and one when it settles.
+ * After a `kill -9` at any moment, every call that may have been billed has its reservation
+ * here; `recoverSpend` books the ones that never settled as spent, and they are never
+ * granted again.
+ *
+ * Settlements are written in groups (every `SETTLE_EVERY_MS`, one write for all): a call's
+ * ledger record, written before its client sees the end, already says what it cost, and
+ * recovery reads the records of reservations whose settlement had not been written yet. So a
+ * call costs two writes on its path — its reservation and its record — and no fsync.
  *
  * The key store's spend is written in batches that say how far into the journal they reach
  * (KeyStore.trackSpendMark). The journal starts a new generation when it grows past
@@ -65,6 +70,8 @@ export interface OpenLine {
 
 export type JournalLine = OpenLine | ReserveLine | SettleLine;
 
+/** How long settlements gather before one write (ms). */
+const SETTLE_EVERY_MS = 100;
 /** Past this size the journal starts a new generation (bytes). */
 const ROTATE_BYTES = 16 * 1024 * 1024;
 const ROTATE_CHECK_MS = 5_000;
@@ -87,6 +94,8 @@ export class SpendJournal {
   private generation: number;
   private readonly open = new Map<string, string>();
   private readonly rotateTimer: NodeJS.Timeout;
+  private settlements: Array<{ line: string; keyId: string; booked: number }> = [];
+  private settleTimer: NodeJS.Timeout | undefined;
 
   /** Appends to generation `generation` (recoverSpend has just started it). */
   constructor(private readonly dir: string, generation: number, private readonly keys: KeyStore, private readonly queue: WriteQueue, private readonly baseUrl: string, private readonly rotateBytes = ROTATE_BYTES) {
@@ -107,12 +116,29 @@ export class SpendJournal {
     return true;
   }
 
-  /** Journals a settlement after the call's ledger record (same write order), then books it. */
+  /**
+   * Journals a settlement with the next group (its ledger record is already written, in the
+   * same write order), and books it in the key store once written.
+   */
   settle(callId: string, keyId: string, booked: number, over: number | undefined): void {
     this.open.delete(callId);
     const line: SettleLine = { op: 'settle', call: callId, key: keyId, booked, ...(over === undefined ? {} : { over }) };
-    const text = `${JSON.stringify(line)}\n`;
-    this.queue.append(() => this.file.append(text), () => this.keys.addSpent(keyId, booked));
+    this.settlements.push({ line: `${JSON.stringify(line)}\n`, keyId, booked });
+    this.settleTimer ??= setTimeout(() => this.writeSettlements(), SETTLE_EVERY_MS);
+    this.settleTimer.unref();
+  }
+
+  /** Writes the settlements gathered so far, in one write. */
+  writeSettlements(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+    if (this.settlements.length === 0) return;
+    const group = this.settlements;
+    this.settlements = [];
+    const text = group.map((entry) => entry.line).join('');
+    this.queue.append(() => this.file.append(text), () => {
+      for (const entry of group) this.keys.addSpent(entry.keyId, entry.booked);
+    });
   }
 
   trouble(): DiskTrouble | undefined {
@@ -125,6 +151,7 @@ export class SpendJournal {
 
   async close(): Promise<void> {
     clearInterval(this.rotateTimer);
+    this.writeSettlements();
     await this.queue.flush();
     this.keys.flush(true);
     this.queue.untrack(this.file);
@@ -138,6 +165,7 @@ export class SpendJournal {
 
   /** A new generation holding only the open reservations, once the store has committed to it. */
   rotateIfLarge(): void {
+    this.writeSettlements();
     if (this.file.size < this.rotateBytes || this.queue.backlog > 0 || this.queue.trouble() !== undefined) return;
     const next = this.generation + 1;
     const path = journalPath(this.dir, next);
