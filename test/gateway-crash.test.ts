@@ -5,6 +5,7 @@
  * ledger, and the ledger parses. One gateway per data dir; a port in use is one clear line.
  */
 import Database from 'better-sqlite3';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,11 @@ async function call(url: string, secret: string, who: string, id: number): Promi
   } catch {
     return false;
   }
+}
+
+/** A gateway that should have refused to start but did not is not left running. */
+function killLater(child: ChildProcess): void {
+  setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
 }
 
 function ledger(dir: string): GatewayCallRecord[] {
@@ -129,7 +135,7 @@ describe('one gateway per data dir, and a port in use', () => {
     const dir = mkdtempSync(join(tmpdir(), 'isobudget-gw-lock-'));
     const first = await startGatewayProcess(['--upstream', `${upstream.url}/v1`, '--data-dir', dir]);
     try {
-      const second = await runCli(['gateway', '--upstream', `${upstream.url}/v1`, '--port', '0', '--data-dir', dir]);
+      const second = await runCli(['gateway', '--upstream', `${upstream.url}/v1`, '--port', '0', '--data-dir', dir], { onSpawn: killLater });
       expect(second.code).toBe(2);
       const lines = second.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -149,7 +155,7 @@ describe('one gateway per data dir, and a port in use', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const result = await runCli(['gateway', '--upstream', `${upstream.url}/v1`, '--port', String(port), '--data-dir', mkdtempSync(join(tmpdir(), 'isobudget-gw-port-'))]);
+      const result = await runCli(['gateway', '--upstream', `${upstream.url}/v1`, '--port', String(port), '--data-dir', mkdtempSync(join(tmpdir(), 'isobudget-gw-port-'))], { onSpawn: killLater });
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toEqual([`isobudget gateway: gateway: 127.0.0.1:${port} is already in use by another process; pick another port with --port, or stop what listens there`]);
     } finally {
