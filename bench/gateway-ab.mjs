@@ -74,13 +74,13 @@ function send(build, i) {
   const { path, body } = BODIES[i % BODIES.length];
   const since = performance.now();
   return new Promise((resolvePromise, reject) => {
-    const req = request(`${build.url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${build.key}`, 'anthropic-version': '2023-06-01', 'content-length': Buffer.byteLength(body) } });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolvePromise(performance.now() - since) : reject(new Error(`HTTP ${res.statusCode}`))));
+    const outgoing = request(`${build.url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${build.key}`, 'anthropic-version': '2023-06-01', 'content-length': Buffer.byteLength(body) } });
+    outgoing.on('response', (answer) => {
+      answer.resume();
+      answer.on('end', () => (answer.statusCode === 200 ? resolvePromise(performance.now() - since) : reject(new Error(`HTTP ${answer.statusCode}`))));
     });
-    req.on('error', reject);
-    req.end(body);
+    outgoing.on('error', reject);
+    outgoing.end(body);
   });
 }
 function cpuMs(pid) {
