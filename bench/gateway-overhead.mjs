@@ -125,16 +125,20 @@ function listening(child) {
 // Two pairs of (simulator, gateway): one answering at once, to measure the gateway's own cost
 // per request; one with the simulated latency, so 200 streams are long-lived, as real ones are,
 // instead of a CPU-bound race where any extra hop only adds queueing.
-const dataDir = mkdtempSync(join(tmpdir(), 'isobudget-bench-gw-'));
-const minted = spawnSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', '1000000000000', '--tag', 'run=bench', '--data-dir', dataDir], { encoding: 'utf8' });
-if (minted.status !== 0) throw new Error(`keys create failed: ${minted.stderr}`);
-const key = minted.stdout.trim();
+// One data dir per gateway (a data dir takes one gateway at a time), each with a key.
+const dataDirs = [mkdtempSync(join(tmpdir(), 'isobudget-bench-gw-')), mkdtempSync(join(tmpdir(), 'isobudget-bench-gw-'))];
+const mintKey = (dataDir) => {
+  const minted = spawnSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', '1000000000000', '--tag', 'run=bench', '--data-dir', dataDir], { encoding: 'utf8' });
+  if (minted.status !== 0) throw new Error(`keys create failed: ${minted.stderr}`);
+  return minted.stdout.trim();
+};
+const keys = dataDirs.map(mintKey);
 /** A proxy process (gateway or naive), on its own CPU with --pin. */
 function spawnProxy(args) {
   const [command, argv] = PIN ? ['taskset', ['-c', String(PROXY_CPU), process.execPath, ...args]] : [process.execPath, args];
   return spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
 }
-async function startPair(latencyScale) {
+async function startPair(latencyScale, dataDir) {
   const sim = fork(join(here, 'sim-server.mjs'), ['--latency-scale', String(latencyScale)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const { url: simUrl } = await firstJsonLine(sim);
   const gateway = spawnProxy([...GATEWAY_NODE_ARGS, BIN, 'gateway', '--upstream', simUrl, '--port', '0', '--data-dir', dataDir, '--quiet']);
@@ -143,14 +147,15 @@ async function startPair(latencyScale) {
   const { url: naiveUrl } = await firstJsonLine(naive);
   return { sim, simUrl, gateway, gatewayUrl, naive, naiveUrl };
 }
-const instant = await startPair(0);
-const slow = await startPair(Number(values['stream-latency-scale']));
+const instant = await startPair(0, dataDirs[0]);
+const slow = await startPair(Number(values['stream-latency-scale']), dataDirs[1]);
 log(`sims ${instant.simUrl} ${slow.simUrl}, gateways ${instant.gatewayUrl} ${slow.gatewayUrl}, naive proxies ${instant.naiveUrl} ${slow.naiveUrl}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}`);
 
 // ------------------------------------------------------------------ load
 // Bounded: an overloaded machine queues in the client (still counted, from the due time) instead of failing on file descriptors.
 const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 512 });
-const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' };
+// Every key is accepted by its own gateway only; the simulators and the naive proxies ignore it.
+const headersFor = (base) => ({ 'content-type': 'application/json', authorization: `Bearer ${base === slow.gatewayUrl ? keys[1] : keys[0]}`, 'anthropic-version': '2023-06-01' });
 const BODIES = [
   { path: '/v1/chat/completions', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 12 + 30?' }] }) },
   { path: '/v1/messages', body: JSON.stringify({ model: 'sim-small', max_tokens: 64, messages: [{ role: 'user', content: 'What is 7 + 5?' }] }) },
@@ -175,7 +180,7 @@ let firstError;
 /** One request; resolves with { ttfb, total } in ms since `since`, and the delay the simulator says it applied. */
 function send(base, path, body, since) {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } });
+    const req = request(`${base}${path}`, { method: 'POST', agent, headers: { ...headersFor(base), 'content-length': Buffer.byteLength(body) } });
     req.on('response', (res) => {
       let ttfb;
       res.on('data', () => {
@@ -358,16 +363,15 @@ for (const pair of [instant, slow]) {
 // byte that is the gateway's work, free of the other processes' noise.
 const gatewayTime = {};
 {
-  const ledgerDir = join(dataDir, 'ledger');
-  const calls = readdirSync(ledgerDir).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(ledgerDir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+  const calls = dataDirs.map((dataDir) => join(dataDir, 'ledger')).flatMap((ledgerDir) => readdirSync(ledgerDir).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(ledgerDir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
   for (const name of Object.keys(results)) {
     const windows = gatewayWindows.filter((w) => w.name === name);
     const times = calls.filter((c) => c.gateway_ms !== undefined && windows.some((w) => { const t = Date.parse(c.ts); return t >= w.from && t <= w.to; })).map((c) => c.gateway_ms);
     gatewayTime[name] = { ...summary(times), p999: +quantile(times, 0.999).toFixed(3), max: times.length === 0 ? NaN : Math.max(...times) };
   }
 }
-const ledgerShow = spawnSync(process.execPath, [BIN, 'gateway', 'ledger', 'show', '--data-dir', dataDir], { encoding: 'utf8' });
-rmSync(dataDir, { recursive: true, force: true });
+const ledgerShow = spawnSync(process.execPath, [BIN, 'gateway', 'ledger', 'show', '--data-dir', dataDirs[0]], { encoding: 'utf8' });
+for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
 
 /**
  * Stream figures less the simulator's own delay per question: the same shift (a proxy that

@@ -70,7 +70,7 @@ describe('isobudget gateway keys', () => {
     expect(created.stderr).toContain('shown only now');
     const id = key.slice(4, 16);
     const list = await runCli(['gateway', 'keys', 'list', '--data-dir', dir, '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([{ id, budget: 25000, spent: 0, tags: { run: 'bf-1', case: 'c7', arm: 'candidate_best_of_8' }, created_at: expect.any(String), revoked: false }]);
+    expect(JSON.parse(list.stdout)).toEqual([{ id, budget: 25000, spent: 0, tags: { run: 'bf-1', case: 'c7', arm: 'candidate_best_of_8' }, created_at: expect.any(String), revoked: false, closed: null, over_reservation: 0 }]);
     expect(list.stdout).not.toContain(key);
     for (const name of readdirSync(dir)) if (statSync(join(dir, name)).isFile()) expect(readFileSync(join(dir, name)).includes(Buffer.from(key))).toBe(false);
     expect((await runCli(['gateway', 'keys', 'revoke', id, '--data-dir', dir])).code).toBe(0);

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { askForStreamUsage, clampRequest } from './clamp-request.js';
+import { readBudgetFields } from './budget-fields.js';
+import { askForStreamUsage, clampRequest as clampWithFields } from './clamp-request.js';
+import type { GenerationProtocol } from './routes.js';
+
+function clampRequest(protocol: GenerationProtocol, body: Record<string, unknown>, allowed: number) {
+  const read = readBudgetFields(protocol, body);
+  if (!read.ok) throw new Error(read.message);
+  return clampWithFields(protocol, body, read.fields, allowed);
+}
 
 describe('clampRequest', () => {
   test.each([

@@ -7,6 +7,7 @@
  * extended thinking, Anthropic requires `thinking.budget_tokens` < `max_tokens`, so that
  * budget is lowered with the cap — or thinking is switched off when too little is left.
  */
+import { PRIMARY_CAP, type BudgetFields } from './budget-fields.js';
 import type { GenerationProtocol } from './routes.js';
 
 type Body = Record<string, unknown>;
@@ -15,9 +16,9 @@ export interface ClampResult {
   body: Body;
   /** The cap the client asked for (tokens), if any. */
   requested: number | undefined;
-  /** The per-choice cap sent upstream (tokens). */
+  /** The per-choice cap sent upstream (tokens): every cap field of the body that leaves holds it. */
   maxTokens: number;
-  /** Choices the call returns (chat `n`); the worst case is maxTokens × choices. */
+  /** Sequences the call may generate; the worst case is maxTokens × choices. */
   choices: number;
   /** True when the budget, not the client, set the cap. */
   clamped: boolean;
@@ -26,34 +27,21 @@ export interface ClampResult {
 /** Anthropic's minimum thinking budget (tokens). */
 const MIN_THINKING_BUDGET = 1024;
 
-export function outputCapField(protocol: GenerationProtocol, body: Body): string[] {
-  if (protocol === 'anthropic-messages') return ['max_tokens'];
-  if (protocol === 'openai-responses') return ['max_output_tokens'];
-  const present = ['max_completion_tokens', 'max_tokens'].filter((field) => typeof body[field] === 'number');
-  // max_tokens is what every OpenAI-compatible upstream understands.
-  return present.length > 0 ? present : ['max_tokens'];
-}
-
-export function requestedCap(protocol: GenerationProtocol, body: Body): number | undefined {
-  const values = outputCapField(protocol, body).map((field) => body[field]).filter((v): v is number => typeof v === 'number' && v > 0);
-  return values.length === 0 ? undefined : Math.min(...values);
-}
-
-export function choicesOf(protocol: GenerationProtocol, body: Body): number {
-  const n = body['n'];
-  return protocol === 'openai-chat' && typeof n === 'number' && Number.isInteger(n) && n > 1 ? n : 1;
-}
-
-/** `allowedOutput`: tokens left for output after the prompt estimate, across all choices. */
-export function clampRequest(protocol: GenerationProtocol, body: Body, allowedOutput: number): ClampResult {
-  const choices = choicesOf(protocol, body);
-  const requested = requestedCap(protocol, body);
+/**
+ * `allowedOutput`: tokens left for output after the prompt estimate, across all choices.
+ * Every cap field present (and the protocol's own when none is) is set to the one reserved
+ * cap, so whichever field an upstream honours, it caps at what was reserved; a body that
+ * already says exactly that is passed on as it came.
+ */
+export function clampRequest(protocol: GenerationProtocol, body: Body, fields: BudgetFields, allowedOutput: number): ClampResult {
+  const { choices, requested } = fields;
   const perChoice = Math.floor(allowedOutput / choices);
   const maxTokens = requested === undefined ? perChoice : Math.min(requested, perChoice);
   const clamped = requested === undefined || maxTokens < requested;
-  if (!clamped) return { body, requested, maxTokens, choices, clamped };
+  const targets = fields.present.length > 0 ? fields.present : [PRIMARY_CAP[protocol]];
+  if (targets.every((field) => body[field] === maxTokens)) return { body, requested, maxTokens, choices, clamped };
   const out: Body = { ...body };
-  for (const field of outputCapField(protocol, body)) out[field] = maxTokens;
+  for (const field of targets) out[field] = maxTokens;
   if (protocol === 'anthropic-messages') fitThinking(out, maxTokens);
   return { body: out, requested, maxTokens, choices, clamped };
 }

@@ -3,8 +3,8 @@ import type { KeyBudgets } from './budget/key-budgets.js';
 import type { UpstreamAuth } from './forward-headers.js';
 import type { InFlight } from './in-flight.js';
 import type { KeyStore } from './keys/key-store.js';
-import type { CallSink } from './ledger/gateway-record.js';
-import type { UpstreamAgents } from './proxy/upstream-request.js';
+import type { CallBook } from './call-book.js';
+import type { UpstreamAgents, UpstreamTimeouts } from './proxy/upstream-request.js';
 import type { Scrubber } from './scrubber.js';
 import type { UpstreamTarget } from './upstream-url.js';
 
@@ -21,10 +21,11 @@ export interface GatewayContext {
   agents: UpstreamAgents;
   keys: KeyStore;
   budgets: KeyBudgets;
-  sink: CallSink;
+  /** Where reservations, records and settlements go (durably, with a data dir). */
+  book: CallBook;
   scrub: Scrubber;
   inFlight: InFlight;
-  upstreamTimeoutMs: number;
+  timeouts: UpstreamTimeouts;
   /** The upstream bills with our tokenizer (the simulator): no margin on prompt estimates. */
   exactPrompt: boolean;
   /** Undefined: no log line is even built. */

@@ -17,11 +17,14 @@ import type { GatewayContext } from './gateway-context.js';
 import { InFlight } from './in-flight.js';
 import type { KeyStore } from './keys/key-store.js';
 import type { VirtualKey } from './keys/virtual-key.js';
+import { journalBook, memoryBook } from './call-book.js';
+import type { SpendJournal } from './durable/spend-journal.js';
 import type { CallSink } from './ledger/gateway-record.js';
+import { declaredLength, listen, refuseLargeBody } from './server-io.js';
 import { forwardCall } from './proxy/forward-call.js';
 import { passThrough } from './proxy/pass-through.js';
 import { sendReply } from './proxy/send-reply.js';
-import { closeAgents, createAgents } from './proxy/upstream-request.js';
+import { closeAgents, createAgents, DEFAULT_TIMEOUTS, type UpstreamTimeouts } from './proxy/upstream-request.js';
 import { familyOf, findRoute } from './routes.js';
 import { makeScrubber } from './scrubber.js';
 import { displayUrl, upstreamTarget } from './upstream-url.js';
@@ -40,11 +43,14 @@ export interface GatewayOptions {
   /** Required as `x-isobudget-access-token` on every request when set. */
   accessToken?: string;
   keys: KeyStore;
+  /** Where call records go. With `journal`, it must write through the journal's write queue. */
   sink: CallSink;
-  /** Largest request body (bytes, default 32 MiB); larger gets a clean 413. */
+  /** Durable spend (a data dir): reservations journaled before a call leaves; undefined keeps spend in memory. */
+  journal?: SpendJournal;
+  /** Largest request body (bytes, default 32 MiB); larger gets a clean 413, before it is read when declared. */
   maxBodyBytes?: number;
-  /** Idle limit on an upstream response (ms, default 10 min). */
-  upstreamTimeoutMs?: number;
+  /** Upstream connect / first byte / idle limits (ms); DEFAULT_TIMEOUTS for what is not given. */
+  timeouts?: Partial<UpstreamTimeouts>;
   /** Longest a call waits for in-flight reservations of its key to settle (ms, default 10 min). */
   budgetWaitMs?: number;
   /** The upstream bills with our tokenizer (the simulator). */
@@ -81,10 +87,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     agents: createAgents(),
     keys: options.keys,
     budgets: new KeyBudgets(options.keys, options.budgetWaitMs),
-    sink: options.sink,
+    book: options.journal === undefined ? memoryBook(options.sink, options.keys) : journalBook(options.sink, options.journal),
     scrub: makeScrubber(options.upstreamKey),
     inFlight: new InFlight(),
-    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 600_000,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     exactPrompt: options.exactPrompt === true,
     log: options.log,
   };
@@ -104,6 +110,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (typeof key === 'string') return reply(unauthorizedReply(family, key));
     if (route.method === 'GET') return passThrough(context, request, response, family, undefined);
 
+    const declared = declaredLength(request);
+    if (declared !== undefined && declared > maxBodyBytes) return refuseLargeBody(request, response, family, declared, maxBodyBytes);
     const read = await readBody(request, maxBodyBytes);
     if (read.kind === 'too_large') {
       return reply(errorReply(family, 413, `isobudget gateway: request body of ${read.bytes} bytes exceeds the ${maxBodyBytes}-byte limit`, { code: 'request_too_large', headers: { connection: 'close' } }));
@@ -123,26 +131,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return forwardCall(context, { request, response, protocol: route.protocol, family, key, body: body as Record<string, unknown>, raw: read.body, text, started });
   }
 
-  const server = createServer({ keepAlive: true, noDelay: true }, (request, response) => {
+  const serve = (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       // A client that went away mid-body, or a bug: answer if we still can, never with details.
       context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
       if (!response.headersSent && !response.destroyed) sendReply(response, errorReply('openai', 500, 'isobudget gateway: internal error'));
       else response.destroy();
     });
+  };
+  const server = createServer({ keepAlive: true, noDelay: true }, serve);
+  // `Expect: 100-continue` (curl sends it for large bodies): a body declared too large is refused before the client sends it.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    const declared = declaredLength(request);
+    if (declared === undefined || declared <= maxBodyBytes) response.writeContinue();
+    serve(request, response);
   });
   // Codex tries a WebSocket upgrade on /v1/responses first and falls back to HTTP on a 404.
   server.on('upgrade', (_request, socket) => {
     const body = JSON.stringify({ error: { message: 'isobudget gateway: WebSocket is not supported; use HTTP', type: 'invalid_request_error', param: null, code: 'unknown_url' } });
     socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port ?? 0, host);
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -6,16 +6,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { ensureGatewayDir, gatewayPaths, type GatewayPaths } from '../../gateway/data-dir.js';
-import { buildGatewayIndex, DailyLedger, DEFAULT_MAX_BODY_BYTES, formatTags, KeyStore, ledgerFileFor, parseTags, startGateway, type UpstreamAuth } from '../../gateway/index.js';
+import { buildGatewayIndex, formatTags, KeyStore, parseTags, type UpstreamAuth } from '../../gateway/index.js';
 import { renderSummary, summarizeGatewayIndex } from '../../gateway/ledger/ledger-summary.js';
-import { makeScrubber } from '../../gateway/scrubber.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { durationOption } from '../duration-option.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { serveGateway } from './gateway-serve.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
         [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet]
+        [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m]
 isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR] [--json]
 isobudget gateway keys list [--data-dir DIR] [--json]
 isobudget gateway keys revoke ID [--data-dir DIR]
@@ -33,6 +35,9 @@ const OPTIONS = {
   'upstream-auth': { type: 'string' },
   'data-dir': { type: 'string' },
   'max-body-mb': { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'first-byte-timeout': { type: 'string' },
+  'idle-timeout': { type: 'string' },
   'allow-remote': { type: 'boolean' },
   'access-token-env': { type: 'string' },
   quiet: { type: 'boolean' },
@@ -59,48 +64,31 @@ export const gatewayCommand: CommandSpec = {
 async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<number> {
   if (values.upstream === undefined) throw new IsobudgetError('usage', 'gateway: --upstream URL is required', { hint: USAGE });
   const keyEnv = envName('upstream-key-env', values['upstream-key-env'] ?? DEFAULT_UPSTREAM_KEY_ENV);
-  const upstreamKey = nonEmpty(io.env[keyEnv]);
   const tokenEnv = values['access-token-env'] === undefined ? undefined : envName('access-token-env', values['access-token-env']);
   const accessToken = tokenEnv === undefined ? undefined : nonEmpty(io.env[tokenEnv]);
   if (tokenEnv !== undefined && accessToken === undefined) throw new IsobudgetError('usage', `gateway: environment variable ${tokenEnv} (--access-token-env) is not set`);
-  const maxBodyMb = intOption('max-body-mb', values['max-body-mb']);
-  ensureGatewayDir(paths);
-  const keys = KeyStore.open(paths.keys);
-  const scrub = makeScrubber(upstreamKey);
-  const sink = new DailyLedger(paths.ledger, scrub.text);
-  const quiet = values.quiet === true;
-  let gateway;
-  try {
-    gateway = await startGateway({
-      upstream: values.upstream,
-      ...(upstreamKey === undefined ? {} : { upstreamKey }),
-      upstreamAuth: upstreamAuth(values['upstream-auth']),
-      host: values.host ?? '127.0.0.1',
-      port: intOption('port', values.port) ?? 8788,
-      allowRemote: values['allow-remote'] === true,
-      ...(accessToken === undefined ? {} : { accessToken }),
-      keys,
-      sink,
-      maxBodyBytes: maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : maxBodyMb * 1024 * 1024,
-      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`) }),
-    });
-  } catch (error) {
-    keys.close();
-    await sink.close();
-    throw error;
-  }
-  io.stdout.write(`isobudget gateway listening on ${gateway.url} → ${values.upstream}\n`);
-  io.stdout.write(`  upstream key: ${upstreamKey === undefined ? `$${keyEnv} not set — requests go upstream without a credential` : `$${keyEnv} (value not shown)`}\n`);
-  io.stdout.write(`  Claude Code: ANTHROPIC_BASE_URL=${gateway.url} and a virtual key in ANTHROPIC_AUTH_TOKEN\n  OpenAI/Codex: base_url ${gateway.url}/v1 and a virtual key\n`);
-  io.stdout.write(`  keys: ${paths.keys} (isobudget gateway keys create --budget B --tag run=…,case=…,arm=…)\n  ledger: ${ledgerFileFor(paths.ledger, new Date().toISOString())}\n`);
-  await new Promise<void>((resolve) => {
-    if (io.signal.aborted) resolve();
-    else io.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await gateway.close();
-  await sink.close();
-  keys.close();
-  return EXIT.ok;
+  const connectMs = durationOption('connect-timeout', values['connect-timeout']);
+  const firstByteMs = durationOption('first-byte-timeout', values['first-byte-timeout']);
+  const idleMs = durationOption('idle-timeout', values['idle-timeout']);
+  return serveGateway({
+    upstream: values.upstream,
+    upstreamKey: nonEmpty(io.env[keyEnv]),
+    keyEnv,
+    upstreamAuth: upstreamAuth(values['upstream-auth']),
+    host: values.host ?? '127.0.0.1',
+    port: intOption('port', values.port) ?? 8788,
+    allowRemote: values['allow-remote'] === true,
+    accessToken,
+    maxBodyMb: positiveMb(values['max-body-mb']),
+    timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }) },
+    quiet: values.quiet === true,
+  }, paths, io);
+}
+
+function positiveMb(value: string | undefined): number | undefined {
+  const mb = intOption('max-body-mb', value);
+  if (mb === 0) throw new IsobudgetError('usage', '--max-body-mb must be at least 1 (MiB)');
+  return mb;
 }
 
 function keysCommand(action: string | undefined, rest: string[], values: Values, paths: GatewayPaths, io: CliIO): number {
@@ -129,10 +117,10 @@ function keysCommand(action: string | undefined, rest: string[], values: Values,
       return EXIT.ok;
     }
     const list = keys.list();
-    if (values.json) io.stdout.write(`${JSON.stringify(list.map((k) => ({ id: k.id, budget: k.budget ?? null, spent: k.spent, tags: k.tags, created_at: k.createdAt, revoked: k.revoked })))}\n`);
+    if (values.json) io.stdout.write(`${JSON.stringify(list.map((k) => ({ id: k.id, budget: k.budget ?? null, spent: k.spent, tags: k.tags, created_at: k.createdAt, revoked: k.revoked, closed: k.closed ?? null, over_reservation: k.overReservation })))}\n`);
     else {
       io.stdout.write(`${'id'.padEnd(14)}${'budget'.padStart(10)}${'spent'.padStart(10)}  ${'created'.padEnd(25)}tags\n`);
-      for (const k of list) io.stdout.write(`${k.id.padEnd(14)}${String(k.budget ?? '-').padStart(10)}${String(k.spent).padStart(10)}  ${k.createdAt.padEnd(25)}${formatTags(k.tags)}${k.revoked ? ' (revoked)' : ''}\n`);
+      for (const k of list) io.stdout.write(`${k.id.padEnd(14)}${String(k.budget ?? '-').padStart(10)}${String(k.spent).padStart(10)}  ${k.createdAt.padEnd(25)}${formatTags(k.tags)}${k.revoked ? ' (revoked)' : ''}${closedNote(k)}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -165,4 +153,10 @@ function upstreamAuth(value: string | undefined): UpstreamAuth {
   if (value === undefined) return 'auto';
   if (value === 'auto' || value === 'bearer' || value === 'x-api-key') return value;
   throw new IsobudgetError('usage', `--upstream-auth must be auto, bearer or x-api-key, got '${value}'`);
+}
+
+function closedNote(key: { closed: string | undefined; overReservation: number }): string {
+  if (key.closed === undefined) return '';
+  if (key.closed === 'over_reservation') return ` (closed: over_reservation — billed ${key.overReservation} tokens beyond what its calls reserved)`;
+  return ` (closed: ${key.closed})`;
 }

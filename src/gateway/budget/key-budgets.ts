@@ -8,30 +8,43 @@
  * A call that finds the budget held by in-flight reservations (not spent) waits for them to
  * settle — they usually bill far less than they reserved — instead of being denied; only a
  * budget that settled spend has used up is "spent".
+ *
+ * A bill above its reservation means the estimate failed for this upstream: the key is
+ * closed at once (no new call is admitted; `over_reservation` is kept on the key and the call).
  */
 import { BudgetTracker } from '../../runner/budget-tracker.js';
-import { choicesOf, clampRequest, type ClampResult } from '../clamp-request.js';
+import type { BudgetFields } from '../budget-fields.js';
+import { clampRequest, type ClampResult } from '../clamp-request.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { GenerationProtocol } from '../routes.js';
 
 export type Admission =
-  | { ok: true; clamp: ClampResult | undefined; reservation: number }
-  | { ok: false; detail: string };
+  | { ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number }
+  | { ok: false; reason: 'spent' | 'closed'; detail: string };
 
 export interface AdmitRequest {
   key: VirtualKey;
   protocol: GenerationProtocol;
   body: Record<string, unknown>;
+  /** The body's cap fields and choices, already checked (readBudgetFields); undefined for a key without budget. */
+  fields: BudgetFields | undefined;
   /** Prompt estimate with margin (tokens). */
   promptTokens: number;
   /** Aborts when the client goes away; asked for only when the call has to wait (an AbortController per request is not free). */
   signal: () => AbortSignal;
 }
 
+/** Tokens billed beyond the reservation, when there were any. */
+export type OverReservation = number | undefined;
+
+export const OVER_RESERVATION = 'over_reservation';
+
 export class KeyBudgets {
   private readonly trackers = new Map<string, BudgetTracker>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Keys closed by this gateway, whatever cached key object a request carries. */
+  private readonly closed = new Map<string, string>();
 
   constructor(private readonly store: KeyStore, private readonly maxWaitMs = 600_000) {}
 
@@ -40,20 +53,27 @@ export class KeyBudgets {
     return this.tryAdmit(request) ?? this.admitAfterWaiting(request);
   }
 
+  /** Why the key takes no new calls, or undefined. */
+  closedReason(key: VirtualKey): string | undefined {
+    return this.closed.get(key.id) ?? key.closed;
+  }
+
   /** The decision now, or undefined when in-flight reservations hold what the call needs. */
   private tryAdmit(request: AdmitRequest): Admission | undefined {
-    const { key, protocol, body, promptTokens } = request;
-    if (key.budget === undefined) return { ok: true, clamp: undefined, reservation: 0 };
+    const { key, protocol, body, promptTokens, fields } = request;
+    if (key.budget === undefined || fields === undefined) return { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 };
+    const closed = this.closedReason(key);
+    if (closed !== undefined) return { ok: false, reason: 'closed', detail: closedDetail(key, closed) };
     const tracker = this.tracker(key, key.budget);
-    const choices = choicesOf(protocol, body);
+    const { choices } = fields;
     const allowed = tracker.remaining() - promptTokens;
     if (allowed >= choices) {
-      const clamp = clampRequest(protocol, body, allowed);
+      const clamp = clampRequest(protocol, body, fields, allowed);
       const reservation = promptTokens + clamp.maxTokens * clamp.choices;
       tracker.reserve(reservation);
-      return { ok: true, clamp, reservation };
+      return { ok: true, clamp, reservation, promptTokens };
     }
-    if (tracker.budget - tracker.spent() - promptTokens < choices) return { ok: false, detail: `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}` };
+    if (tracker.budget - tracker.spent() - promptTokens < choices) return { ok: false, reason: 'spent', detail: `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${promptTokens}${choices > 1 ? ` and ${choices} choices` : ''}` };
     return undefined;
   }
 
@@ -64,20 +84,30 @@ export class KeyBudgets {
     for (;;) {
       const gone = request.signal();
       const detail = `budget ${tracker.budget} tokens, ${tracker.spent()} spent, this prompt ≈${request.promptTokens}`;
-      if (gone.aborted) return { ok: false, detail: `${detail}; the client went away while waiting` };
-      if (Date.now() >= deadline) return { ok: false, detail: `${detail}; in-flight calls held the rest for ${this.maxWaitMs} ms` };
+      if (gone.aborted) return { ok: false, reason: 'spent', detail: `${detail}; the client went away while waiting` };
+      if (Date.now() >= deadline) return { ok: false, reason: 'spent', detail: `${detail}; in-flight calls held the rest for ${this.maxWaitMs} ms` };
       await this.nextChange(key.id, deadline - Date.now(), gone);
       const decided = this.tryAdmit(request);
       if (decided) return decided;
     }
   }
 
-  /** Books a call's billed tokens; unknown usage books the reservation (it may have cost that much). */
-  settle(key: VirtualKey, reservation: number, billed: number | undefined): void {
-    const cost = billed ?? reservation;
-    if (key.budget !== undefined) this.tracker(key, key.budget).settle(reservation, billed);
-    this.store.addSpent(key.id, cost);
+  /**
+   * Books a call's billed tokens in memory (the call book writes them); unknown usage books
+   * the reservation (it may have cost that much). A bill above the reservation closes the key.
+   */
+  settle(key: VirtualKey, reservation: number, billed: number | undefined): OverReservation {
+    let over: OverReservation;
+    if (key.budget !== undefined) {
+      this.tracker(key, key.budget).settle(reservation, billed);
+      if (billed !== undefined && billed > reservation) {
+        over = billed - reservation;
+        this.closed.set(key.id, OVER_RESERVATION);
+        this.store.closeKey(key.id, OVER_RESERVATION, over);
+      }
+    }
     this.wake(key.id);
+    return over;
   }
 
   /** A call that billed nothing (refused upstream before generating). */
@@ -124,4 +154,10 @@ export class KeyBudgets {
     // Waiters re-check in the order they arrived; each check is synchronous.
     for (const done of [...set]) done();
   }
+}
+
+function closedDetail(key: VirtualKey, reason: string): string {
+  return reason === OVER_RESERVATION
+    ? `key ${key.id} was closed: a call billed more than it reserved (over_reservation), so the budget can no longer be guaranteed; mint a new key`
+    : `key ${key.id} was closed (${reason})`;
 }

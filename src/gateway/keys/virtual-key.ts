@@ -16,9 +16,16 @@ export interface VirtualKey {
   /** `run`, `case`, `arm`, … — copied into every ledger record of the key. */
   tags: Record<string, string>;
   createdAt: string;
-  /** Tokens billed so far (settled calls). */
+  /** Tokens booked so far (tokens): what settled calls billed, and the reservation of every call whose bill is unknown. */
   spent: number;
   revoked: boolean;
+  /**
+   * Why the gateway closed the key on its own, e.g. `over_reservation` (a bill exceeded what
+   * its call reserved); undefined while open. A closed key takes no new calls.
+   */
+  closed: string | undefined;
+  /** Tokens billed beyond their reservations, summed over the calls that did (tokens). */
+  overReservation: number;
 }
 
 export function mintSecret(): { id: string; secret: string } {

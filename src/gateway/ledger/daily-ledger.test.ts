@@ -11,7 +11,7 @@ import { renderSummary, summarizeGatewayIndex } from './ledger-summary.js';
 
 function record(ts: string, usage = makeUsage({ inputTokens: 10, outputTokens: 5 }), gatewayMs: number | null = 0.12) {
   return buildGatewayRecord(
-    { keyId: 'k1', tags: { run: 'r1', case: 'c1', arm: 'candidate_single', path: '2', n: '4' }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'https://api.example', model: 'm', stream: true, attempt: 1 },
+    { callId: 'c-1', keyId: 'k1', tags: { run: 'r1', case: 'c1', arm: 'candidate_single', path: '2', n: '4' }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'https://api.example', model: 'm', stream: true, attempt: 1 },
     { usage, finish: finishReason('stop', 'end_turn'), maxTokens: 100, requestedMaxTokens: 128000, ttfbMs: 3, gatewayMs: gatewayMs ?? undefined, status: 200, error: undefined, note: undefined },
     12,
     new Date(ts),
@@ -57,7 +57,7 @@ test('gateway time: nearest-rank p50/p99 over forwarded calls only', async () =>
 
 test('a record without tags gets gateway defaults and the session as its case', () => {
   const entry = buildGatewayRecord(
-    { keyId: 'k', tags: {}, sessionId: 'sess', endpoint: '/v1/responses', protocol: 'openai-responses', baseUrl: 'u', model: 'm', stream: true, attempt: 1 },
+    { callId: undefined, keyId: 'k', tags: {}, sessionId: 'sess', endpoint: '/v1/responses', protocol: 'openai-responses', baseUrl: 'u', model: 'm', stream: true, attempt: 1 },
     { usage: undefined, finish: finishReason('budget_exhausted', 'budget_spent'), maxTokens: 0, requestedMaxTokens: undefined, ttfbMs: undefined, gatewayMs: undefined, status: 429, error: 'budget spent', note: undefined },
     1,
     new Date('2026-01-01T00:00:00Z'),

@@ -1,85 +1,72 @@
 /**
  * The gateway's append-only ledger: one JSONL file per UTC day (`calls-YYYY-MM-DD.jsonl`),
  * so a long-lived gateway's history rotates by itself and a day's usage is one file.
- * Writes are batched and fdatasync'd off the event loop (fs promises): a synchronous fsync
- * would stall every stream passing through the gateway for the length of a disk flush.
+ *
+ * A record is written (one synchronous write, microseconds) the moment it is handed over —
+ * before its call's response ends, so a call whose client saw it end is in the ledger even if
+ * the gateway is killed the next instant. Files are fdatasync'd in groups off the event loop
+ * (the write queue's interval), and a full disk queues records instead of losing them.
  */
 import { mkdirSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AppendFile } from '../durable/append-file.js';
+import { WriteQueue } from '../durable/write-queue.js';
 import type { CallSink, GatewayCallRecord } from './gateway-record.js';
 
 export function ledgerFileFor(dir: string, isoTimestamp: string): string {
   return join(dir, `calls-${isoTimestamp.slice(0, 10)}.jsonl`);
 }
 
-/** The file of a timestamp's day, remembered: every record would otherwise join a path. */
-function dayFile(dir: string): (isoTimestamp: string) => string {
-  let day = '';
-  let file = '';
-  return (isoTimestamp) => {
-    const today = isoTimestamp.slice(0, 10);
-    if (today !== day) {
-      day = today;
-      file = ledgerFileFor(dir, isoTimestamp);
-    }
-    return file;
-  };
-}
-
 export class DailyLedger implements CallSink {
-  private lines: Array<{ file: string; line: string }> = [];
-  private handle: { file: string; fd: FileHandle } | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private current: { day: string; file: AppendFile } | undefined;
   private closed = false;
-  private readonly fileFor: (isoTimestamp: string) => string;
+  private readonly queue: WriteQueue;
+  private readonly ownQueue: boolean;
 
-  constructor(private readonly dir: string, private readonly redact: (line: string) => string = (line) => line, private readonly flushEveryMs = 200) {
+  /** `queue`: the gateway's one write order (reservations and settlements share it); a private one when omitted. */
+  constructor(private readonly dir: string, private readonly redact: (line: string) => string = (line) => line, queue?: WriteQueue) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.fileFor = dayFile(dir);
+    this.ownQueue = queue === undefined;
+    this.queue = queue ?? new WriteQueue(dir, undefined);
   }
 
   write(record: GatewayCallRecord): void {
     if (this.closed) return;
-    this.lines.push({ file: this.fileFor(record.ts), line: `${this.redact(JSON.stringify(record))}\n` });
-    this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
+    const line = `${this.redact(JSON.stringify(record))}\n`;
+    const ts = record.ts;
+    this.queue.append(() => this.fileFor(ts).append(line));
   }
 
-  /** Writes what is buffered; flushes run one after another, in order. */
+  /** Records are written as they come; this waits for what a full disk held back, and for their fdatasync. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.lines;
-    this.lines = [];
-    this.flushing = this.flushing.then(() => this.writeBatch(batch));
-    return this.flushing;
+    return this.queue.flush();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.flush();
-    await this.handle?.fd.close();
-    this.handle = undefined;
-  }
-
-  private async writeBatch(batch: Array<{ file: string; line: string }>): Promise<void> {
-    for (let start = 0; start < batch.length; ) {
-      const file = batch[start]?.file ?? '';
-      let end = start;
-      while (end < batch.length && batch[end]?.file === file) end += 1;
-      const fd = await this.fileHandle(file);
-      await fd.appendFile(batch.slice(start, end).map((entry) => entry.line).join(''));
-      await fd.datasync();
-      start = end;
+    if (this.ownQueue) await this.queue.close();
+    else await this.queue.flush();
+    const last = this.current;
+    this.current = undefined;
+    if (last) {
+      this.queue.untrack(last.file);
+      await last.file.close();
     }
   }
 
-  private async fileHandle(file: string): Promise<FileHandle> {
-    if (this.handle?.file === file) return this.handle.fd;
-    // A new day: the previous file is complete.
-    await this.handle?.fd.close();
-    this.handle = { file, fd: await open(file, 'a', 0o600) };
-    return this.handle.fd;
+  private fileFor(isoTimestamp: string): AppendFile {
+    const day = isoTimestamp.slice(0, 10);
+    if (this.current?.day === day) return this.current.file;
+    const previous = this.current;
+    // Opened before the previous file is let go: an open that fails leaves the ledger as it was.
+    const file = AppendFile.open(ledgerFileFor(this.dir, isoTimestamp));
+    this.current = { day, file };
+    this.queue.track(file);
+    if (previous) {
+      // A new day: the previous file is complete.
+      this.queue.untrack(previous.file);
+      previous.file.close().catch(() => undefined);
+    }
+    return file;
   }
 }

@@ -18,7 +18,8 @@ CREATE TABLE calls (
   role TEXT NOT NULL, stream INTEGER NOT NULL, prompt_tokens INTEGER, completion_tokens INTEGER, total_tokens INTEGER,
   cached_tokens INTEGER, reasoning_tokens INTEGER, usage_missing INTEGER NOT NULL, max_tokens INTEGER NOT NULL,
   requested_max_tokens INTEGER, finish_reason TEXT NOT NULL, finish_reason_raw TEXT, latency_ms INTEGER NOT NULL,
-  ttfb_ms INTEGER, gateway_ms REAL, attempt INTEGER NOT NULL, status INTEGER, error TEXT, note TEXT, tags TEXT NOT NULL
+  ttfb_ms INTEGER, gateway_ms REAL, attempt INTEGER NOT NULL, status INTEGER, error TEXT, note TEXT, tags TEXT NOT NULL,
+  call_id TEXT, reserved_tokens INTEGER, booked_tokens INTEGER, over_reservation INTEGER, outcome TEXT
 );
 CREATE INDEX calls_day ON calls (day);
 CREATE INDEX calls_run ON calls (run_id, case_id, arm);
@@ -39,7 +40,7 @@ export function buildGatewayIndex(dir: string): { file: string; calls: number; d
   try {
     db.pragma('journal_mode = OFF');
     db.exec(SCHEMA);
-    const insert = db.prepare(`INSERT INTO calls VALUES (${Array(35).fill('?').join(',')})`);
+    const insert = db.prepare(`INSERT INTO calls VALUES (${Array(40).fill('?').join(',')})`);
     const files = ledgerFiles(dir);
     let calls = 0;
     db.transaction(() => {
@@ -49,7 +50,7 @@ export function buildGatewayIndex(dir: string): { file: string; calls: number; d
             c.model, c.base_url, c.protocol, c.role, c.stream ? 1 : 0, c.prompt_tokens ?? null, c.completion_tokens ?? null, c.total_tokens ?? null,
             c.cached_tokens ?? null, c.reasoning_tokens ?? null, c.usage_missing ? 1 : 0, c.max_tokens, c.requested_max_tokens ?? null,
             c.finish_reason, c.finish_reason_raw ?? null, c.latency_ms, c.ttfb_ms ?? null, c.gateway_ms ?? null, c.attempt, c.status ?? null, c.error ?? null, c.note ?? null,
-            JSON.stringify(c.tags ?? {}));
+            JSON.stringify(c.tags ?? {}), c.call_id ?? null, c.reserved_tokens ?? null, c.booked_tokens ?? null, c.over_reservation ?? null, c.outcome ?? null);
           calls += 1;
         }
       }

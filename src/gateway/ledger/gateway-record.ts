@@ -30,10 +30,23 @@ export interface GatewayCallRecord extends CallRecord {
   requested_max_tokens: number | undefined;
   /** Every tag of the key (and of the request's x-isobudget-tags). */
   tags: Record<string, string>;
+  /** The gateway's id of the call: its reservation and settlement in the spend journal carry it too. */
+  call_id: string | undefined;
+  /** Tokens the call reserved before it went upstream: prompt estimate + cap × choices (tokens). */
+  reserved_tokens: number | undefined;
+  /** Tokens booked against the key: the bill, or the reservation when the bill is unknown (tokens). Σ over a key = its `spent`. */
+  booked_tokens: number | undefined;
+  /** Tokens billed beyond the reservation: the upstream billed more than the gateway reserved, and the key was closed (tokens). */
+  over_reservation: number | undefined;
+  /** `unknown_after_crash`: the gateway stopped before the call ended; it may have been billed, so its reservation is booked. */
+  outcome: GatewayOutcome | undefined;
 }
+
+export type GatewayOutcome = 'unknown_after_crash';
 
 /** What is known about a call when it arrives. */
 export interface RecordBase {
+  callId: string | undefined;
   keyId: string;
   tags: Record<string, string>;
   sessionId: string | undefined;
@@ -56,8 +69,11 @@ export interface RecordOutcome {
   status: number | undefined;
   error: string | undefined;
   note: string | undefined;
+  reservedTokens?: number | undefined;
+  bookedTokens?: number | undefined;
+  overReservation?: number | undefined;
+  outcome?: GatewayOutcome | undefined;
 }
-
 
 const SPLITS = new Set(['train', 'val', 'test', 'regression']);
 
@@ -112,6 +128,11 @@ export function buildGatewayRecord(base: RecordBase, outcome: RecordOutcome, lat
     gateway_ms: outcome.gatewayMs,
     requested_max_tokens: outcome.requestedMaxTokens,
     tags: { ...tags },
+    call_id: base.callId,
+    reserved_tokens: outcome.reservedTokens,
+    booked_tokens: outcome.bookedTokens,
+    over_reservation: outcome.overReservation,
+    outcome: outcome.outcome,
   };
 }
 

@@ -22,8 +22,8 @@ export async function passThrough(context: GatewayContext, request: IncomingMess
       body,
       target: context.target,
       agents: context.agents,
-      timeoutMs: context.upstreamTimeoutMs,
-    });
+      timeouts: context.timeouts,
+    }).answered;
   } catch (error) {
     const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'cannot reach upstream');
     sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));

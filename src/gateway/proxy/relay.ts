@@ -10,6 +10,7 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { clientResponseHeaders } from '../forward-headers.js';
 import type { Scrubber } from '../scrubber.js';
+import { UpstreamFailure } from './upstream-request.js';
 
 /** Largest buffered body (bytes): past it, the call is cut rather than held in memory. */
 const MAX_BUFFERED_BODY = 64 * 1024 * 1024;
@@ -41,6 +42,8 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
   const status = response.statusCode ?? 502;
   const buffered = observe === undefined;
   const chunks: Buffer[] = [];
+  // A key cut in two by a chunk boundary is still caught: the stream scrubber holds a possible start back.
+  const scrubStream = buffered ? undefined : scrub.stream();
   let kept = 0;
   let ttfbMs: number | undefined;
   let done = false;
@@ -71,7 +74,8 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
         client.writeHead(status, { ...headers, 'content-length': String(body?.length ?? 0) });
         client.end(body);
       } else {
-        client.end();
+        const rest = scrubStream?.end();
+        client.end(rest !== undefined && rest.length > 0 ? rest : undefined);
       }
       resolve(outcome);
     };
@@ -88,7 +92,7 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
         return;
       }
       // The client first, the bookkeeping after: parsing the chunk's usage must not delay it.
-      const flowing = client.write(scrub.chunk(chunk));
+      const flowing = client.write(scrubStream?.push(chunk) ?? chunk);
       unobserved.push(chunk);
       if (!observing) {
         observing = true;
@@ -98,7 +102,7 @@ export function relayResponse(options: RelayOptions): Promise<RelayEnd> {
     });
     client.on('drain', () => response.resume());
     response.on('end', () => end({ completed: true, cut: undefined }));
-    response.on('error', () => end({ completed: false, cut: 'upstream stream cut' }));
+    response.on('error', (error) => end({ completed: false, cut: error instanceof UpstreamFailure ? error.message : 'upstream stream cut' }));
     response.on('close', () => end({ completed: false, cut: 'upstream stream cut' }));
     client.on('close', () => end({ completed: false, cut: 'client closed' }));
   });

@@ -1,7 +1,12 @@
 /**
- * One request to the upstream over a keep-alive agent. Resolves with the response as soon
- * as its headers arrive — the body is still streaming — and maps network failures to the
- * status the gateway answers with (502 unreachable, 504 timed out).
+ * One request to the upstream over a keep-alive agent. `answered` resolves with the response
+ * as soon as its headers arrive — the body is still streaming — and maps network failures to
+ * the status the gateway answers with (502 unreachable, 504 timed out).
+ *
+ * Three limits, each its own phase: connecting (a fresh socket only), the first byte of the
+ * answer once the whole request is out (a non-streamed answer comes whole, so this is the
+ * longest), and silence in the middle of an answer. `bodySent` tells a failure that may have
+ * been billed (the upstream had the whole request) from one that cannot have been.
  */
 import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
@@ -17,6 +22,18 @@ export function createAgents(): UpstreamAgents {
   return { http: new HttpAgent(options), https: new HttpsAgent(options) };
 }
 
+export interface UpstreamTimeouts {
+  /** Longest wait for a new connection to the upstream (ms). */
+  connectMs: number;
+  /** Longest wait, once the request is sent, for the first byte of the answer (ms). */
+  firstByteMs: number;
+  /** Longest silence in the middle of an answer (ms). */
+  idleMs: number;
+}
+
+/** Defaults: the official SDKs wait 10 min for an answer; reasoning models can be silent for minutes mid-stream. */
+export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 };
+
 export interface UpstreamCall {
   target: UpstreamTarget;
   url: UpstreamLocation;
@@ -24,8 +41,7 @@ export interface UpstreamCall {
   headers: OutgoingHttpHeaders;
   body: Buffer | undefined;
   agents: UpstreamAgents;
-  /** Idle limit on the upstream socket (ms): no byte for this long ends the call. */
-  timeoutMs: number;
+  timeouts: UpstreamTimeouts;
 }
 
 export class UpstreamFailure extends Error {
@@ -35,23 +51,69 @@ export class UpstreamFailure extends Error {
   }
 }
 
-export function sendUpstream(call: UpstreamCall): Promise<{ request: ClientRequest; response: IncomingMessage }> {
+/** The client went away: the upstream request is abandoned with this. */
+export class ClientClosed extends Error {
+  override readonly name = 'ClientClosed';
+  constructor() {
+    super('the client closed the connection');
+  }
+}
+
+export interface PendingUpstream {
+  /** Undefined when the request could not even be made (a header Node refuses to send). */
+  request: ClientRequest | undefined;
+  answered: Promise<{ request: ClientRequest; response: IncomingMessage }>;
+  /** The whole request reached the socket: the upstream may act on it (and bill). */
+  bodySent(): boolean;
+}
+
+export function sendUpstream(call: UpstreamCall): PendingUpstream {
   const secure = call.target.secure;
   const send = secure ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const { hostname, port, path } = call.url;
-    const request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
-    request.setTimeout(call.timeoutMs, () => request.destroy(new UpstreamFailure(504, `upstream sent nothing for ${call.timeoutMs} ms`)));
-    request.once('response', (response) => resolve({ request, response }));
+  const { hostname, port, path } = call.url;
+  const { connectMs, firstByteMs, idleMs } = call.timeouts;
+  let request: ClientRequest;
+  try {
+    request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
+  } catch (error) {
+    // Nothing left: the call can be refused with nothing booked.
+    const code = (error as NodeJS.ErrnoException).code ?? 'invalid request';
+    return { request: undefined, answered: Promise.reject(new UpstreamFailure(502, `cannot send the request upstream: ${code}`)), bodySent: () => false };
+  }
+  let sent = false;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = (ms: number, message: string): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => request.destroy(new UpstreamFailure(504, message)), ms);
+  };
+  const answered = new Promise<{ request: ClientRequest; response: IncomingMessage }>((resolve, reject) => {
+    request.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      limit(connectMs, `could not connect to the upstream within ${connectMs} ms`);
+      socket.once('connect', () => {
+        if (!sent) clearTimeout(timer);
+      });
+    });
+    request.once('finish', () => {
+      sent = true;
+      limit(firstByteMs, `the upstream sent no answer within ${firstByteMs} ms`);
+    });
+    request.once('response', (response) => {
+      clearTimeout(timer);
+      request.setTimeout(idleMs, () => response.destroy(new UpstreamFailure(504, `the upstream sent nothing for ${idleMs} ms`)));
+      resolve({ request, response });
+    });
     // `on`, not `once`: a socket error after the headers must not become an uncaught 'error'
     // (the response reports the cut to the relay; the promise has settled by then).
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (error instanceof UpstreamFailure) reject(error);
+      clearTimeout(timer);
+      if (error instanceof UpstreamFailure || error instanceof ClientClosed) reject(error);
       // The message names host and port, never a header: safe to pass on.
       else reject(new UpstreamFailure(502, `cannot reach upstream: ${error.code ?? error.message}`));
     });
-    request.end(call.body);
   });
+  request.end(call.body);
+  return { request, answered, bodySent: () => sent };
 }
 
 export function closeAgents(agents: UpstreamAgents): void {

@@ -1,0 +1,178 @@
+/**
+ * A hostile-but-real upstream on 127.0.0.1 for gateway tests, shaped like vLLM and the
+ * OpenAI-compatible routers built on it: it honours `max_completion_tokens` over `max_tokens`
+ * (and either on any route), coerces string numbers (`"5000"`, `"8"`), generates `n` and
+ * `best_of` sequences each up to the cap — or without end when there is none — and can bill
+ * more prompt than it was sent (`promptFactor`, a foreign tokenizer). It bills when a request
+ * arrives, as an upstream that keeps generating after its caller has gone would.
+ *
+ * Bills are attributed to the caller's `x-claude-code-session-id` header (the gateway passes
+ * it through; the virtual key never reaches the upstream).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { countTokens } from '../../src/core/tokens.js';
+
+export interface MockUpstreamOptions {
+  /** Prompt billed = ⌈tokens of the body's messages × promptFactor⌉ (default 1). */
+  promptFactor?: number;
+  /** Tokens generated per sequence when the cap allows more (default: the cap itself, the worst case). */
+  answerTokens?: number;
+  /** Generated when no cap field is present (default 50,000: "until the context ends"). */
+  uncappedTokens?: number;
+  /** Wait before answering (ms, or a function for a random wait per request). */
+  delayMs?: number | (() => number);
+  /** Never answer (a hung upstream): the request is held until the socket closes. */
+  hang?: boolean;
+  /** Streams: send the first event, then this much silence before the rest (ms). */
+  stallMs?: number;
+  /** Streams: echo this text in the answer, cut in two across two writes. */
+  echo?: string;
+}
+
+export interface MockBill {
+  who: string;
+  route: string;
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export interface MockUpstream {
+  url: string;
+  bills: MockBill[];
+  /** Requests whose socket closed before the answer was complete. */
+  abandoned: number;
+  /** Requests received (headers and body) per route. */
+  received: number;
+  billedBy(who: string): number;
+  set(options: MockUpstreamOptions): void;
+  close(): Promise<void>;
+}
+
+type Body = Record<string, unknown>;
+
+/** A string number becomes a number, as vLLM's and many routers' validators do. */
+function coerce(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'string' ? Number(value) : typeof value === 'number' ? value : NaN;
+  return Number.isFinite(n) ? Math.floor(n) : undefined;
+}
+
+function promptText(body: Body): string {
+  return JSON.stringify([body['system'] ?? '', body['messages'] ?? body['input'] ?? '', body['instructions'] ?? '', body['tools'] ?? '']);
+}
+
+export async function startMockUpstream(initial: MockUpstreamOptions = {}): Promise<MockUpstream> {
+  let options = initial;
+  const bills: MockBill[] = [];
+  const state = { abandoned: 0, received: 0 };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => void answer(request, response, Buffer.concat(chunks).toString('utf8')));
+  });
+  async function answer(request: IncomingMessage, response: ServerResponse, text: string): Promise<void> {
+    state.received += 1;
+    let finished = false;
+    response.on('close', () => {
+      if (!finished) state.abandoned += 1;
+    });
+    response.on('finish', () => (finished = true));
+    const route = (request.url ?? '').split('?')[0] ?? '';
+    const body = JSON.parse(text) as Body;
+    const cap = coerce(body['max_completion_tokens']) ?? coerce(body['max_tokens']) ?? coerce(body['max_output_tokens']);
+    const sequences = Math.max(1, coerce(body['n']) ?? 1, coerce(body['best_of']) ?? 1);
+    const perSequence = cap === undefined ? (options.uncappedTokens ?? 50_000) : Math.min(cap, options.answerTokens ?? cap);
+    const prompt = Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1));
+    const completion = perSequence * sequences;
+    const who = String(request.headers['x-claude-code-session-id'] ?? 'unknown');
+    bills.push({ who, route, prompt, completion, total: prompt + completion });
+    if (options.hang) return;
+    const delay = typeof options.delayMs === 'function' ? options.delayMs() : options.delayMs ?? 0;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (response.destroyed) return;
+    const usage = { prompt, completion };
+    if (body['stream'] === true) return stream(response, route, usage, body);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(jsonAnswer(route, usage)));
+  }
+  async function stream(response: ServerResponse, route: string, usage: { prompt: number; completion: number }, body: Body): Promise<void> {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const events = sseAnswer(route, usage, body, options.echo ?? 'ok');
+    const [first, ...rest] = events;
+    response.write(first);
+    if (options.stallMs) await new Promise((resolve) => setTimeout(resolve, options.stallMs));
+    if (response.destroyed) return;
+    const echo = options.echo;
+    for (const event of rest) {
+      // The echo is cut in two by a write boundary (and a pause, so the halves are two chunks).
+      const at = echo === undefined ? -1 : event.indexOf(echo);
+      if (echo !== undefined && at !== -1) {
+        const cut = at + Math.floor(echo.length / 2);
+        response.write(event.slice(0, cut));
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        response.write(event.slice(cut));
+      } else response.write(event);
+    }
+    response.end();
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bills,
+    get abandoned() {
+      return state.abandoned;
+    },
+    get received() {
+      return state.received;
+    },
+    billedBy: (who) => bills.filter((bill) => bill.who === who).reduce((sum, bill) => sum + bill.total, 0),
+    set: (next) => {
+      options = next;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function jsonAnswer(route: string, { prompt, completion }: { prompt: number; completion: number }): Body {
+  if (route.endsWith('/messages')) {
+    return { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [{ type: 'text', text: 'ok' }], stop_reason: 'max_tokens', usage: { input_tokens: prompt, output_tokens: completion } };
+  }
+  if (route.endsWith('/responses')) {
+    return { id: 'resp_1', object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, model: 'mock', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } };
+  }
+  return { id: 'c1', object: 'chat.completion', model: 'mock', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'length' }], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
+}
+
+function sseAnswer(route: string, { prompt, completion }: { prompt: number; completion: number }, body: Body, text: string): string[] {
+  const data = (value: unknown, event?: string): string => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(value)}\n\n`;
+  if (route.endsWith('/messages')) {
+    return [
+      data({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [], usage: { input_tokens: prompt, output_tokens: 1 } } }, 'message_start'),
+      data({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+      data({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta'),
+      data({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: completion } }, 'message_delta'),
+      data({ type: 'message_stop' }, 'message_stop'),
+    ];
+  }
+  if (route.endsWith('/responses')) {
+    return [
+      data({ type: 'response.created', response: { id: 'resp_1', model: 'mock', status: 'in_progress' } }, 'response.created'),
+      data({ type: 'response.output_text.delta', delta: text }, 'response.output_text.delta'),
+      data({ type: 'response.completed', response: { id: 'resp_1', model: 'mock', status: 'completed', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } } }, 'response.completed'),
+    ];
+  }
+  const withUsage = (body['stream_options'] as Body | undefined)?.['include_usage'] === true;
+  return [
+    data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
+    data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }),
+    data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }),
+    ...(withUsage ? [data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })] : []),
+    'data: [DONE]\n\n',
+  ];
+}
