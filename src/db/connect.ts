@@ -1,0 +1,77 @@
+/**
+ * Opening a Postgres pool, with errors the user can act on. The URL's password never
+ * appears in a message: `describeDatabase` is what errors and logs show.
+ */
+import pg from 'pg';
+import { IsobudgetError } from '../core/errors.js';
+import type { Database } from './spec.js';
+
+export interface PoolOptions {
+  /** Shown in pg_stat_activity: which isobudget process holds a connection. */
+  applicationName: string;
+  /** Connections this process may hold (one pool per process; pgbouncer beyond a fleet). */
+  max?: number;
+  /** Give up connecting after this long (ms). */
+  connectTimeoutMs?: number;
+}
+
+/** `postgres://user@host:port/db` — no password, no query (which may carry one). */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+    return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(unparseable database URL)';
+  }
+}
+
+/** Checks the URL's shape before any connection is attempted. */
+export function checkDatabaseUrl(url: string, source: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new IsobudgetError('usage', `${source} is not a URL`, { hint: 'use postgres://USER@HOST:5432/DATABASE (trust or password auth)' });
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new IsobudgetError('usage', `${source} must start with postgres:// or postgresql://, got ${parsed.protocol}//`, { hint: 'use postgres://USER@HOST:5432/DATABASE' });
+  }
+  return url;
+}
+
+export function openPool(url: string, options: PoolOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    application_name: options.applicationName,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+  });
+  // An idle client that loses its server (restart, network) must not crash the process:
+  // the next query gets the error instead.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Connects once, so a wrong URL or a stopped server is one clear line (exit 2), not a stack. */
+export async function probeDatabase(pool: Database, url: string): Promise<void> {
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    const reason = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : String(error);
+    throw new IsobudgetError('db_unreachable', `cannot connect to ${describeDatabase(url)}: ${scrubPassword(reason, url)}`, {
+      hint: 'is PostgreSQL running and reachable? (e.g. `pg_isready -h HOST`); check the URL given by --db or ISOBUDGET_DATABASE_URL',
+    });
+  }
+}
+
+function scrubPassword(text: string, url: string): string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    return text;
+  }
+  return password ? text.split(password).join('***') : text;
+}

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freshSchema, skipWithoutPostgres, type TestSchema } from '../test-support/postgres.js';
+import { IsobudgetError } from '../core/errors.js';
+import { describeDatabase, openPool } from './connect.js';
+import { applyMigrations, requireCurrentSchema, schemaStatus } from './migrate.js';
+import type { Database, Migration } from './spec.js';
+
+const skip = await skipWithoutPostgres('db migrations');
+
+const FIRST: Migration = { id: '0001-widgets', description: 'widgets', sql: 'CREATE TABLE widgets (id INT PRIMARY KEY)' };
+const SECOND: Migration = { id: '0002-gadgets', description: 'gadgets', sql: 'CREATE TABLE gadgets (id INT PRIMARY KEY); INSERT INTO gadgets VALUES (1)' };
+
+describe.skipIf(skip)('migrations on a real PostgreSQL', () => {
+  let schema: TestSchema;
+  let db: Database;
+  beforeAll(async () => {
+    schema = await freshSchema('mig');
+    db = openPool(schema.url, { applicationName: 'isobudget test', max: 8 });
+  });
+  afterAll(async () => {
+    await db?.end();
+    await schema?.drop();
+  });
+
+  test('apply in order, once; status shows pending, then nothing', async () => {
+    expect((await schemaStatus(db, [FIRST, SECOND])).pending.map((m) => m.id)).toEqual(['0001-widgets', '0002-gadgets']);
+    const behind = await requireCurrentSchema(db, [FIRST], 'db').catch((e: unknown) => e);
+    expect((behind as IsobudgetError).message).toBe('db needs 1 migration(s): 0001-widgets');
+    expect((behind as IsobudgetError).hint).toContain('isobudget db migrate --db URL');
+    expect(await applyMigrations(db, [FIRST])).toEqual(['0001-widgets']);
+    expect(await applyMigrations(db, [FIRST])).toEqual([]);
+    await requireCurrentSchema(db, [FIRST], 'db');
+    await expect(requireCurrentSchema(db, [FIRST, SECOND], 'db')).rejects.toBeInstanceOf(IsobudgetError);
+    expect(await applyMigrations(db, [FIRST, SECOND])).toEqual(['0002-gadgets']);
+    expect((await db.query('SELECT count(*)::int AS n FROM gadgets')).rows[0].n).toBe(1);
+  });
+
+  test('a database migrated by a newer build is refused', async () => {
+    await expect(requireCurrentSchema(db, [FIRST], 'db')).rejects.toThrow(/newer isobudget.*0002-gadgets/s);
+  });
+
+  test('eight migrators at once apply each change exactly once', async () => {
+    const third: Migration = { id: '0003-counter', description: 'counter', sql: 'CREATE TABLE counter (n INT); INSERT INTO counter VALUES (1)' };
+    const all = [FIRST, SECOND, third];
+    const results = await Promise.all(Array.from({ length: 8 }, () => applyMigrations(db, all)));
+    expect(results.flat()).toEqual(['0003-counter']);
+    expect((await db.query('SELECT count(*)::int AS n FROM counter')).rows[0].n).toBe(1);
+  });
+
+  test('a failing migration leaves nothing behind', async () => {
+    const bad: Migration = { id: '0004-bad', description: 'bad', sql: 'CREATE TABLE half (id INT); SELECT no_such_function()' };
+    await expect(applyMigrations(db, [FIRST, SECOND, { ...bad, id: '0003-counter' }, bad])).rejects.toThrow();
+    expect((await db.query(`SELECT to_regclass('half') IS NULL AS gone`)).rows[0].gone).toBe(true);
+    expect((await schemaStatus(db, [FIRST, SECOND])).unknown).toEqual(['0003-counter']);
+  });
+});
+
+describe('database URLs in messages', () => {
+  test('never show the password or the query', () => {
+    expect(describeDatabase('postgres://alice:s3cret@db.example:5432/team?password=s3cret')).toBe('postgres://alice@db.example:5432/team');
+  });
+
+  test('an unreachable server is one line, exit 2 material', async () => {
+    const client = new pg.Client({ connectionString: 'postgres://x:hunter2@127.0.0.1:1/none', connectionTimeoutMillis: 500 });
+    await expect(client.connect()).rejects.toThrow();
+    const { openDatabase } = await import('./open.js');
+    const error = await openDatabase('postgres://x:hunter2@127.0.0.1:1/none', { applicationName: 't' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IsobudgetError);
+    expect((error as IsobudgetError).message).toMatch(/^cannot connect to postgres:\/\/x@127\.0\.0\.1:1\/none: ECONNREFUSED/);
+    expect((error as IsobudgetError).format()).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * Every Postgres migration, in the order they apply. Each lives in its own file under this
+ * folder (`0001-….ts`), is never edited once shipped, and is appended here.
+ */
+import type { Migration } from '../spec.js';
+
+export const MIGRATIONS: readonly Migration[] = [];
