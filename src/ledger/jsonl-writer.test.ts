@@ -89,14 +89,14 @@ test('a write that fails half-way leaves no torn line, and nothing is ever appen
   }
   expect(thrown).toBeInstanceOf(IsobudgetError);
   expect((thrown as IsobudgetError).code).toBe('ledger_write');
-  expect((thrown as IsobudgetError).message).toContain(paths.results);
+  expect((thrown as IsobudgetError).format()).toMatch(new RegExp(`^${paths.results}: write failed`));
   expect((thrown as IsobudgetError).message).toContain('ENOSPC');
-  expect((thrown as IsobudgetError).message.split('\n')).toHaveLength(1);
+  expect((thrown as IsobudgetError).format().split('\n')).toHaveLength(1);
   expect(failures).toHaveLength(1);
 
   // Space comes back (a transient ENOSPC); a later commit must not append behind half a line.
   disk.failAfterBytes = Number.POSITIVE_INFINITY;
-  expect(() => writer.commitUnit([call('c2')], result('c2'))).toThrow(/cannot write/);
+  expect(() => writer.commitUnit([call('c2')], result('c2'))).toThrow(/write failed/);
   try {
     writer.close();
   } catch {
@@ -116,7 +116,7 @@ test('a failure in the timer flush stops the run through onFailure instead of cr
   writer.commitUnit([call('c0')], result('c0'));
   await new Promise((resolve) => setTimeout(resolve, 80));
   expect(failures.map((f) => f.code)).toEqual(['ledger_write']);
-  expect(failures[0]?.message).toContain(paths.calls);
+  expect(failures[0]?.location?.file).toBe(paths.calls);
   expect(readFileSync(paths.calls, 'utf8')).toBe('');
   expect(() => writer.close()).not.toThrow();
 });

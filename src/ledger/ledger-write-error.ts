@@ -17,7 +17,7 @@ const REASONS: Record<string, string> = {
 export function ledgerWriteError(file: string, cause: unknown): IsobudgetError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   const reason = code === undefined ? (cause instanceof Error ? cause.message : String(cause)) : `${code}: ${REASONS[code] ?? (cause as Error).message}`;
-  return new IsobudgetError('ledger_write', `cannot write ${file} (${reason}); the run stopped, finished cases are committed — fix the disk, then: isobudget run --resume ${dirname(file)}`, { location: { file }, cause });
+  return new IsobudgetError('ledger_write', `write failed (${reason}); the run stopped, finished cases are committed — fix the disk, then: isobudget run --resume ${dirname(file)}`, { location: { file }, cause });
 }
 
 export function isLedgerWriteError(error: unknown): error is IsobudgetError {
