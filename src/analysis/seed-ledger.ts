@@ -10,8 +10,9 @@
  * final answer); pass@N (oracle) = any row passed; `epoch` keeps repeats of n=1 apart.
  * A row without usage makes that (case, arm) total unknown — never 0.
  */
-import { open } from 'node:fs/promises';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { openInputFile } from '../core/input-file.js';
+import { jsonErrorText } from '../core/json-error.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 
 const ARM = /^(baseline|candidate)_(single|best_of_(\d+))$/;
@@ -58,7 +59,8 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
     try {
       row = JSON.parse(text) as SeedRow;
     } catch (error) {
-      errors.push(new IsobudgetError('ledger_row', `invalid JSON: ${(error as Error).message}`, { location: { file, line } }));
+      // Quote the parser's snippet only once the file has shown it is a ledger.
+      errors.push(new IsobudgetError('ledger_row', `invalid JSON: ${jsonErrorText(error, groups.order.length > 0)}`, { location: { file, line } }));
       if (errors.length >= 20) break rows;
       continue;
     }
@@ -86,7 +88,8 @@ const CHUNK_BYTES = 1 << 20;
  * "\r\n" and a lone '\r' also end a line.
  */
 async function* lineBatches(file: string): AsyncGenerator<string[]> {
-  const handle = await open(file, 'r');
+  // A regular file only: a FIFO would block the read for ever. Streamed, so no size cap.
+  const handle = await openInputFile(file, { what: 'ledger', code: 'ledger', maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
