@@ -53,7 +53,7 @@ export const runCommand: CommandSpec = {
       ...(values.split === undefined ? {} : { split: parseSplit(values.split) }),
       ...(resumeDir ? { resumeDir } : {}),
       ...(manifest ? { resumeManifest: manifest } : {}),
-      ...(values['run-id'] ? { runId: values['run-id'] } : {}),
+      ...(values['run-id'] === undefined ? {} : { runId: values['run-id'] }),
       ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
