@@ -3,7 +3,7 @@
  * stack trace, and nothing written where it should not be. Most go through main() (what the
  * CLI calls); what needs a real process (a FIFO, a port in use) spawns the CLI.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CliIO } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
 import { startSimServer, type SimServer } from '../src/providers/sim/index.js';
-import { runCli } from './support/cli.js';
+import { ingestRun } from '../src/memory/ingest-run.js';
+import { fakeRun, T0, tempStore } from '../src/memory/test-support/fixtures.js';
+import { BIN, runCli } from './support/cli.js';
 import { readTree, writeExperiment } from './support/experiment.js';
 
 async function cli(args: string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
@@ -110,6 +112,31 @@ describe('10–12. dataset paths and bytes', () => {
     expect(result.err).not.toContain('root');
     expect(result.err).toContain('not JSONL');
   });
+});
+
+test('10. SIGTERM ends a command even while it waits on input: a second one at once', async () => {
+  const { store, dir, file } = tempStore();
+  await ingestRun(fakeRun({ run_id: 'bf-1', verdict: 'real_evolution' }), store, T0);
+  const record = (await store.listRecords())[0];
+  const at = T0.toISOString();
+  await store.commit({ reviewItems: [{ expected: null, item: {
+    review_id: 'rev-0001', kind: 'promotion', status: 'pending', memory_id: record?.memory_id ?? '', memory_version: 1, gate_id: null, reasons: ['promotion'],
+    card: { title: 'promote', diff: '', same_budget: { delta: 0.2, ci95: [0.1, 0.3], cases: 200, split: 'test' }, tokens_per_success: { baseline: 1, candidate: 1, growth: 1 }, p95_latency_ratio: 1, bestofn: null, attribution: [], policy_changes: [], facts: [] },
+    created_at: at, updated_at: at,
+  } }] });
+  store.close();
+  // Interactive review waits on stdin, which stays open.
+  const child = spawn(process.execPath, [BIN, 'review', '--interactive', '--store', file], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await expect.poll(() => out, { timeout: 10_000 }).toContain('rev-0001');
+  const started = Date.now();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(130);
+  expect(Date.now() - started).toBeLessThan(5_000);
 });
 
 test('13. --run-id must be a plain name: nothing is written outside --out', async () => {
