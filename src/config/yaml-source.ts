@@ -105,7 +105,9 @@ function aliasProblem(doc: Document, error: unknown, position: (offset: number) 
 
 export function parseYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel error: the library's warnings (e.g. a mapping used as a key) would go to the process's
+  // stderr with the data in them, past the terminal-safe output.
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const position = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
