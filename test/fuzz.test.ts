@@ -13,7 +13,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { createRng } from '../src/stats/rng.js';
-import { FUZZ_TIME_LIMIT_MS, fuzz, fuzzTargets, outcomeProblem } from '../src/test-support/fuzz.js';
+import { FUZZ_TIME_LIMIT_MS, fuzz, fuzzTargets, outcomeProblem } from '../src/cli/input-fuzz.js';
 import { BIN } from './support/cli.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');

@@ -1,5 +1,5 @@
 /**
- * Input fuzzing (not part of the public API): seeded mutations of real inputs (an example's
+ * Input fuzzing (not part of the public API; built so bench/ can run it): seeded mutations of real inputs (an example's
  * YAML, a dataset line, a seed-ledger line), each fed to main() — the function the CLI
  * calls — with its output captured. An input may be refused, never mishandled: the exit code
  * is 0 or 2, no stack trace is printed, no ESC (or other terminal control) reaches the
@@ -9,8 +9,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIO } from '../cli/io.js';
-import { main } from '../cli/main.js';
+import type { CliIO } from './io.js';
+import { main } from './main.js';
 import { createRng, type Rng } from '../stats/rng.js';
 
 /** Longest an input may keep the CLI busy (ms). */
