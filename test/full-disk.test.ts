@@ -1,6 +1,6 @@
 /**
- * A run on a disk that fills: a 256 KiB tmpfs mounted by the test (root only; skipped with a
- * message where mounting is refused). The run stops with exit 3 and one line naming the
+ * A run on a disk that fills: a 128 KiB tmpfs (the run's ledger needs ~210 KB) mounted by
+ * the test (root only; skipped with a message where mounting is refused). The run stops with exit 3 and one line naming the
  * file, the manifest says `interrupted`, no ledger file has a torn or damaged line; space
  * comes back (remount, bigger), `--resume` completes, and the results equal those of an
  * uninterrupted run with the same seed.
@@ -22,7 +22,7 @@ let refused = '';
 
 beforeAll(() => {
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], { stdio: 'pipe' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', mountPoint], { stdio: 'pipe' });
     mounted = true;
   } catch (error) {
     refused = (error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message;
