@@ -1,9 +1,9 @@
 /**
  * A run on a disk that fills: a 128 KiB tmpfs (the run's ledger needs ~210 KB) mounted by
- * the test (root only; skipped with a message where mounting is refused). The run stops with exit 3 and one line naming the
- * file, the manifest says `interrupted`, no ledger file has a torn or damaged line; space
- * comes back (remount, bigger), `--resume` completes, and the results equal those of an
- * uninterrupted run with the same seed.
+ * the test (root only; skipped with a message where mounting is refused). The run stops
+ * with exit 3 and one line naming the file, the manifest says `interrupted`, no ledger file
+ * has a torn or damaged line; space comes back (remount, bigger), `--resume` completes, and
+ * the results equal those of an uninterrupted run with the same seed.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

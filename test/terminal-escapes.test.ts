@@ -136,9 +136,11 @@ describe('doctor', () => {
 
 test('an error quoting a dataset line is shown inert', async () => {
   const experiment = writeExperiment({ provider: '{ preset: sim }', cases: 3 });
-  writeFileSync(join(experiment.dir, 'data', 'val.jsonl'), `{"id":"a","input":"x","expected":"1"}\n{"id": ${JSON.stringify(HOSTILE).slice(0, -1)}\n`);
+  // A broken line the JSON parser quotes back, raw controls and all.
+  writeFileSync(join(experiment.dir, 'data', 'val.jsonl'), `{"id":"a","input":"x","expected":"1"}\n${HOSTILE} not json\n`);
   const validated = await cli(['validate', experiment.configPath]);
   expect(validated.code).toBe(2);
   expect(validated.err).toContain('val.jsonl:2');
   expect(validated.err).not.toMatch(CONTROL);
+  expect(validated.err).toContain(`Unexpected token '\\u001b', "\\u001b]52;c;cm0"...`);
 });
