@@ -103,6 +103,18 @@ describe('10–12. dataset paths and bytes', () => {
     expect(result.err).toContain(`${dataset}:2:23: dataset file is not valid UTF-8: byte 0xe9 at line 2, column 23`);
   });
 
+  test('non-UTF-8 bytes in a seed ledger are reported by line, not replaced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'isobudget-ledger-'));
+    const row = (arm: string, caseId: string): string => JSON.stringify({ run_id: 'r', case_id: caseId, arm, n: 1, total_tokens: 10, passed: true });
+    const ledger = join(dir, 'ledger.jsonl');
+    const [before, after] = row('baseline_single', 'caf#').split('#') as [string, string];
+    // Line 3's case_id holds a latin-1 é (0xe9): not UTF-8.
+    writeFileSync(ledger, Buffer.concat([Buffer.from(`${row('baseline_single', 'c1')}\n${row('candidate_single', 'c1')}\n${before}`), Buffer.from([0xe9]), Buffer.from(`${after}\n`)]));
+    const result = await cli(['analyze', '--ledger', ledger]);
+    expectLocated(result, ledger, 3);
+    expect(result.err).toContain('the ledger is not valid UTF-8: byte 0xe9 at line 3');
+  });
+
   test('a file that is not a dataset (../../etc/passwd) is never quoted', async () => {
     const experiment = writeExperiment({ provider: '{ preset: sim }' });
     const config = readFileSync(experiment.configPath, 'utf8').replace('datasets: { val: data/val.jsonl }', 'datasets: { val: ../../../../../../../../etc/passwd }');

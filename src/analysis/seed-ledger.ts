@@ -11,7 +11,8 @@
  * A row without usage makes that (case, arm) total unknown — never 0.
  */
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
-import { openInputFile } from '../core/input-file.js';
+import { isUtf8 } from 'node:buffer';
+import { firstInvalidUtf8, openInputFile } from '../core/input-file.js';
 import { jsonErrorText } from '../core/json-error.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 
@@ -93,6 +94,7 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
+    let physicalLines = 0;
     for (;;) {
       if (filled === buffer.length) {
         // One line longer than the buffer: grow it rather than split the line.
@@ -103,11 +105,15 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
       const end = filled + bytesRead;
       const view = buffer.subarray(0, end);
+      // Whole lines only (a chunk may end inside a character); bad bytes are an error by line.
+      const whole = bytesRead === 0 ? end : view.lastIndexOf(10) + 1;
+      if (!isUtf8(view.subarray(0, whole))) throw notUtf8(file, view, firstInvalidUtf8(view.subarray(0, whole)), physicalLines);
       const lines: string[] = [];
       let start = 0;
       for (let newline = view.indexOf(10, start); newline !== -1; newline = view.indexOf(10, start)) {
         pushLine(lines, view.toString('utf8', start, newline));
         start = newline + 1;
+        physicalLines += 1;
       }
       if (bytesRead === 0) {
         if (start < end) pushLine(lines, view.toString('utf8', start, end));
@@ -121,6 +127,17 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
   } finally {
     await handle.close();
   }
+}
+
+function notUtf8(file: string, view: Buffer, offset: number, linesBefore: number): IsobudgetError {
+  const lineStart = offset === 0 ? 0 : view.lastIndexOf(10, offset - 1) + 1;
+  let line = linesBefore + 1;
+  for (let i = view.indexOf(10); i !== -1 && i < offset; i = view.indexOf(10, i + 1)) line += 1;
+  const column = offset - lineStart + 1;
+  return new IsobudgetError('ledger_not_utf8', `the ledger is not valid UTF-8: byte 0x${(view[offset] ?? 0).toString(16).padStart(2, '0')} at line ${line}, column ${column} (bytes)`, {
+    location: { file, line, column },
+    hint: 'write the ledger as UTF-8; isobudget does not guess encodings',
+  });
 }
 
 function pushLine(lines: string[], text: string): void {
