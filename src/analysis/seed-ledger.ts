@@ -151,8 +151,15 @@ function checkRow(row: SeedRow): { message: string; key: string } | undefined {
   if (typeof row.case_id !== 'string' && typeof row.case_id !== 'number') return { message: 'case_id is missing', key: 'case_id' };
   if (typeof row.arm !== 'string' || !ARM.test(row.arm)) return { message: `arm ${JSON.stringify(row.arm)} is not baseline_single, candidate_single, baseline_best_of_<N> or candidate_best_of_<N>`, key: 'arm' };
   if (typeof row.passed !== 'boolean' && row.passed !== 0 && row.passed !== 1) return { message: 'passed must be true or false', key: 'passed' };
+  // JSON numbers past ±1.8e308 parse as ±Infinity: no count or latency is that.
+  for (const key of FINITE_FIELDS) {
+    const value = row[key];
+    if (typeof value === 'number' && !Number.isFinite(value)) return { message: `must be a finite number, got ${value}`, key };
+  }
   return undefined;
 }
+
+const FINITE_FIELDS = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'latency_ms', 'judge_score', 'n', 'epoch'] as const;
 
 /**
  * Groups by (arm, split, epoch), then by case id. Two lookups on short keys measured ~4×
