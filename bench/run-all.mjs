@@ -4,7 +4,7 @@
  * benchmark's alone), prints a compact table and writes bench/out/<name>.json per run plus
  * bench/out/summary.json.
  *
- *   node bench/run-all.mjs [--only parallel,native,cli,analysis-ledger,gateway-overhead,report-open,sequential-calibration] [--repeat 1] [--cases 1000]
+ *   node bench/run-all.mjs [--only parallel,native,cli,analysis-ledger,gateway-overhead,report-open,sequential-calibration,fuzz-input] [--repeat 1] [--cases 1000]
  *                          [--concurrency 64] [--build] [--dist DIR]
  *
  * Harness throughput (bench/harness-throughput.mjs, modes parallel and native) is summarised
@@ -69,6 +69,8 @@ const OTHERS = [
   { name: 'report-open', script: 'report-open.mjs', args: [] },
   // Sequential screening against the fixed run, by simulation (minutes: only with --only sequential-calibration).
   { name: 'sequential-calibration', script: 'sequential-calibration.mjs', args: [], onlyWhenNamed: true },
+  // 10,000 mutations of each example YAML, a dataset line and a seed-ledger line (issue 11).
+  { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

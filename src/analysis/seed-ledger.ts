@@ -15,8 +15,10 @@
  * so every row that states it must state the same. Each result's `budget` is that B, or
  * Infinity when no row says (the analysis then reports B as unknown).
  */
-import { open } from 'node:fs/promises';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { isUtf8 } from 'node:buffer';
+import { firstInvalidUtf8, openInputFile } from '../core/input-file.js';
+import { jsonErrorText } from '../core/json-error.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 
 const ARM = /^(baseline|candidate)_(single|best_of_(\d+))$/;
@@ -65,7 +67,8 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
     try {
       row = JSON.parse(text) as SeedRow;
     } catch (error) {
-      errors.push(new IsobudgetError('ledger_row', `invalid JSON: ${(error as Error).message}`, { location: { file, line } }));
+      // Quote the parser's snippet only once the file has shown it is a ledger.
+      errors.push(new IsobudgetError('ledger_row', `invalid JSON: ${jsonErrorText(error, groups.order.length > 0)}`, { location: { file, line } }));
       if (errors.length >= 20) break rows;
       continue;
     }
@@ -98,10 +101,12 @@ const CHUNK_BYTES = 1 << 20;
  * "\r\n" and a lone '\r' also end a line.
  */
 async function* lineBatches(file: string): AsyncGenerator<string[]> {
-  const handle = await open(file, 'r');
+  // A regular file only: a FIFO would block the read for ever. Streamed, so no size cap.
+  const handle = await openInputFile(file, { what: 'ledger', code: 'ledger', maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
+    let physicalLines = 0;
     for (;;) {
       if (filled === buffer.length) {
         // One line longer than the buffer: grow it rather than split the line.
@@ -112,11 +117,15 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
       const end = filled + bytesRead;
       const view = buffer.subarray(0, end);
+      // Whole lines only (a chunk may end inside a character); bad bytes are an error by line.
+      const whole = bytesRead === 0 ? end : view.lastIndexOf(10) + 1;
+      if (!isUtf8(view.subarray(0, whole))) throw notUtf8(file, view, firstInvalidUtf8(view.subarray(0, whole)), physicalLines);
       const lines: string[] = [];
       let start = 0;
       for (let newline = view.indexOf(10, start); newline !== -1; newline = view.indexOf(10, start)) {
         pushLine(lines, view.toString('utf8', start, newline));
         start = newline + 1;
+        physicalLines += 1;
       }
       if (bytesRead === 0) {
         if (start < end) pushLine(lines, view.toString('utf8', start, end));
@@ -130,6 +139,17 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
   } finally {
     await handle.close();
   }
+}
+
+function notUtf8(file: string, view: Buffer, offset: number, linesBefore: number): IsobudgetError {
+  const lineStart = offset === 0 ? 0 : view.lastIndexOf(10, offset - 1) + 1;
+  let line = linesBefore + 1;
+  for (let i = view.indexOf(10); i !== -1 && i < offset; i = view.indexOf(10, i + 1)) line += 1;
+  const column = offset - lineStart + 1;
+  return new IsobudgetError('ledger_not_utf8', `the ledger is not valid UTF-8: byte 0x${(view[offset] ?? 0).toString(16).padStart(2, '0')} at line ${line}, column ${column} (bytes)`, {
+    location: { file, line, column },
+    hint: 'write the ledger as UTF-8; isobudget does not guess encodings',
+  });
 }
 
 function pushLine(lines: string[], text: string): void {
@@ -149,6 +169,11 @@ function checkRow(row: SeedRow): RowProblem | undefined {
   if (typeof row.case_id !== 'string' && typeof row.case_id !== 'number') return { message: 'case_id is missing', key: 'case_id' };
   if (typeof row.arm !== 'string' || !ARM.test(row.arm)) return { message: `arm ${JSON.stringify(row.arm)} is not baseline_single, candidate_single, baseline_best_of_<N> or candidate_best_of_<N>`, key: 'arm' };
   if (typeof row.passed !== 'boolean' && row.passed !== 0 && row.passed !== 1) return { message: 'passed must be true or false', key: 'passed' };
+  // JSON numbers past ±1.8e308 parse as ±Infinity: no count or latency is that.
+  for (const key of FINITE_FIELDS) {
+    const value = row[key];
+    if (typeof value === 'number' && !Number.isFinite(value)) return { message: `must be a finite number, got ${value}`, key };
+  }
   for (const key of TOKEN_KEYS) {
     const value = row[key];
     // Absent or null: unknown usage (counted as such). Anything else must be a real count.
@@ -169,6 +194,8 @@ function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
+
+const FINITE_FIELDS = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'latency_ms', 'judge_score', 'n', 'epoch'] as const;
 
 /**
  * Groups by (arm, split, epoch), then by case id. Two lookups on short keys measured ~4×

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { jsonErrorText } from '../core/json-error.js';
 import type { CanaryVariant } from './assign.js';
 
 export interface CanaryEvent {
@@ -27,10 +28,14 @@ export interface CanaryEvent {
   line: number;
 }
 
-const VARIANTS: Record<string, CanaryVariant> = { canary: 'canary', candidate: 'canary', treatment: 'canary', control: 'control', baseline: 'control' };
+/**
+ * The two names `canary assign` prints, and nothing else: an event tagged `treatment` or
+ * `baseline` is a tagging mistake to fix, not something to guess a side for.
+ */
+const VARIANTS: readonly CanaryVariant[] = ['canary', 'control'];
 
 const eventSchema = z.looseObject({
-  variant: z.string().refine((v) => v in VARIANTS, { error: `must be one of ${Object.keys(VARIANTS).join(', ')}` }),
+  variant: z.string().refine((v) => (VARIANTS as readonly string[]).includes(v), { error: `must be one of canary, control (what \`isobudget canary assign\` prints)` }),
   timestamp: z.union([z.string(), z.number()]).optional(),
   ts: z.union([z.string(), z.number()]).optional(),
   passed: z.boolean().nullable().optional(),
@@ -50,6 +55,8 @@ export function parseEvents(text: string, file: string): CanaryEvent[] {
   const fail = (line: number, key: string | undefined, message: string): void => {
     errors.push(new IsobudgetError('canary_event', message, { location: { file, line, ...(key ? { key } : {}) }, hint: 'one JSON object per line: {"variant":"canary","timestamp":"2026-06-01T10:00:00Z","passed":true,"tokens":1200,"latency_ms":900,"n":1,"budget":200000}' }));
   };
+  // Quote the parser's view of a line only from a file that is JSONL of objects at all.
+  const quote = /^\s*\{/m.test(text);
   text.split('\n').forEach((raw, index) => {
     const line = index + 1;
     if (raw.trim() === '') return;
@@ -57,7 +64,7 @@ export function parseEvents(text: string, file: string): CanaryEvent[] {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      fail(line, undefined, `invalid JSON: ${(error as Error).message}`);
+      fail(line, undefined, `invalid JSON: ${jsonErrorText(error, quote)}`);
       return;
     }
     const parsed = eventSchema.safeParse(value);
@@ -73,7 +80,7 @@ export function parseEvents(text: string, file: string): CanaryEvent[] {
     if (latency === undefined) return fail(line, 'latency_ms', 'missing latency_ms');
     if ((e.passed === undefined || e.passed === null) && (e.feedback === undefined || e.feedback === null)) return fail(line, 'passed', 'an event needs `passed` or `feedback`');
     const id = e.case_id ?? e.task_id;
-    events.push({ variant: VARIANTS[e.variant] ?? 'control', time, passed: e.passed ?? undefined, feedback: e.feedback ?? undefined, tokens: e.tokens, latencyMs: latency, n: e.n, budget: e.budget, caseId: id === undefined ? undefined : String(id), line });
+    events.push({ variant: e.variant as CanaryVariant, time, passed: e.passed ?? undefined, feedback: e.feedback ?? undefined, tokens: e.tokens, latencyMs: latency, n: e.n, budget: e.budget, caseId: id === undefined ? undefined : String(id), line });
   });
   if (errors.length > 0) throw errors.length === 1 ? (errors[0] as IsobudgetError) : new IsobudgetErrors(errors.slice(0, 20));
   if (events.length === 0) throw new IsobudgetError('canary_event', 'no events', { location: { file } });

@@ -1,8 +1,14 @@
 /**
  * Thin wrapper over node:util parseArgs that turns its errors into usage errors and answers
  * `--help`/`-h` for every command the same way: main() prints the usage and exits 0.
+ *
+ * Flags are checked before parseArgs sees them, so every mistake is one plain line: an
+ * unknown flag gets a "did you mean" like an unknown config key, a flag missing its value
+ * says so, and a negative number is taken as the value it is (`--concurrency -3`), so the
+ * flag's own validation can refuse it by range instead of parseArgs calling it ambiguous.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../config/did-you-mean.js';
 import { IsobudgetError } from '../core/errors.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -18,28 +24,86 @@ export class HelpRequested extends Error {
 }
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
 export function parseCommandArgs<T extends Options>(command: string, argv: string[], options: T, usage: string): ReturnType<typeof parseArgs<StrictConfig<T>>> {
+  const all: Options = { ...options, ...HELP };
+  const args = checkFlags(command, argv, all);
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, ...HELP }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: all, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new IsobudgetError('usage', `${command}: ${(error as Error).message}`, { hint: usage });
+    // checkFlags catches what users type; this is the rest, in parseArgs's first sentence.
+    const first = ((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify .*$/, '');
+    throw new IsobudgetError('usage', `${first} (see 'isobudget ${command} --help')`);
   }
   if (parsed.values.help === true) throw new HelpRequested(usage);
   return parsed as unknown as ReturnType<typeof parseArgs<StrictConfig<T>>>;
 }
 
+/** argv with negative numbers joined to their flag (`--x=-3`); throws on unknown flags and missing values. */
+function checkFlags(command: string, argv: readonly string[], options: Options): string[] {
+  const names = Object.keys(options);
+  const shorts = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      out.push(arg);
+      continue;
+    }
+    const long = arg.startsWith('--');
+    const body = long ? arg.slice(2) : arg.slice(1);
+    const equals = body.indexOf('=');
+    const flag = equals === -1 ? body : body.slice(0, equals);
+    const name = long ? flag : shorts.get(flag);
+    if (name === undefined || !Object.hasOwn(options, name)) {
+      if (!long && NEGATIVE_NUMBER.test(arg)) throw new IsobudgetError('usage', `unexpected ${arg}: a negative number belongs to a flag, e.g. --flag=${arg} (see 'isobudget ${command} --help')`);
+      const guess = long ? didYouMean(flag, names) : undefined;
+      throw new IsobudgetError('usage', `unknown flag ${arg.split('=')[0]}${guess ? `; did you mean --${guess}?` : ''} (see 'isobudget ${command} --help')`);
+    }
+    const spec = options[name];
+    const shown = long ? `--${flag}` : `-${flag}`;
+    if (spec?.type === 'boolean') {
+      if (equals !== -1) throw new IsobudgetError('usage', `${shown} takes no value, got '${body.slice(equals + 1)}'`);
+      out.push(arg);
+      continue;
+    }
+    if (equals !== -1) {
+      out.push(arg);
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || (value.startsWith('-') && !NEGATIVE_NUMBER.test(value))) {
+      throw new IsobudgetError('usage', `${shown} needs a value${value === undefined ? '' : `, got the flag ${value} (write ${shown}=${value} if that is the value)`}`);
+    }
+    out.push(`--${name}=${value}`);
+    i += 1;
+  }
+  return out;
+}
+
 export function intOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = Number(value);
+  const parsed = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new IsobudgetError('usage', `--${name} must be a non-negative integer, got '${value}'`);
   return parsed;
 }
 
 export function numberOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = Number(value);
+  const parsed = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isFinite(parsed)) throw new IsobudgetError('usage', `--${name} must be a number, got '${value}'`);
   return parsed;
+}
+
+/** A TCP port: 0 (any free one) to 65535. */
+export function portOption(name: string, value: string | undefined): number | undefined {
+  const port = intOption(name, value);
+  if (port !== undefined && port > 65535) throw new IsobudgetError('usage', `--${name} must be a port number 0–65535, got '${value}'`);
+  return port;
 }

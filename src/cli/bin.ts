@@ -4,17 +4,25 @@ import { EXIT } from './exit-codes.js';
 import { processIO } from './io.js';
 import { main } from './main.js';
 
+/** After a first signal, the longest a command may take to stop by itself. */
+const GRACE_MS = 10_000;
+
 const controller = new AbortController();
-let interrupts = 0;
-process.on('SIGINT', () => {
-  interrupts += 1;
-  // First Ctrl-C: stop scheduling and commit what is done. Second: give up at once.
-  if (interrupts === 1) {
-    process.stderr.write('\ninterrupting: committing finished cases to the ledger (Ctrl-C again to exit at once)\n');
-    controller.abort();
-  } else process.exit(EXIT.interrupted);
-});
-process.on('SIGTERM', () => controller.abort());
+let signals = 0;
+const onSignal = (name: NodeJS.Signals): void => {
+  signals += 1;
+  // First: stop scheduling and commit what is done. Second: give up at once.
+  if (signals > 1) process.exit(EXIT.interrupted);
+  if (name === 'SIGINT') process.stderr.write('\ninterrupting: committing finished cases to the ledger (Ctrl-C again to exit at once)\n');
+  controller.abort();
+  // A command that does not watch the signal (or is stuck in I/O) must not outlive it for ever.
+  setTimeout(() => {
+    process.stderr.write(`isobudget: still running ${GRACE_MS / 1000} s after ${name}; exiting\n`);
+    process.exit(EXIT.interrupted);
+  }, GRACE_MS).unref();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 
 main(process.argv.slice(2), processIO(controller.signal)).then(
   (code) => {

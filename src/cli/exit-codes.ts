@@ -8,6 +8,11 @@ export const EXIT = {
   internal: 1,
   /** The input was wrong: config, dataset, arguments. The message says where and how to fix it. */
   usage: 2,
+  /**
+   * The run could not write its ledger or run directory (disk full, I/O error, read-only):
+   * it stopped cleanly, the manifest says `interrupted`; free space and `run --resume`.
+   */
+  ledgerWrite: 3,
   /** --gate: the candidate is not promotable (no_gain, inconclusive, budget_growth, budget_leakage). */
   notPromotable: 10,
   /** --gate: the candidate regressed. */

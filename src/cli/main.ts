@@ -2,14 +2,20 @@
  * The only place that exits. Commands return exit codes; errors the user can fix are
  * IsobudgetErrors printed as `file:line: key: message` with a hint.
  */
+import { didYouMean } from '../config/did-you-mean.js';
 import { IsobudgetError } from '../core/errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { HelpRequested } from './args.js';
 import { commands } from './commands/index.js';
 import { EXIT } from './exit-codes.js';
-import type { CliIO } from './io.js';
+import { terminalSafeIO, type CliIO } from './io.js';
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/** errno codes that mean "the disk said no", not a bug: exit 3 with the path, no stack. */
+const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
+
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
+  // Commands only ever see terminal-safe streams: no control character from data gets through.
+  const io = terminalSafeIO(rawIO);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(helpText());
@@ -19,9 +25,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${TOOL_VERSION}\n`);
     return EXIT.ok;
   }
-  const command = commands[name];
+  // Own keys only: `isobudget constructor` must not find Object.prototype.constructor.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    io.stderr.write(`isobudget: unknown command '${name}'\n\n${helpText()}`);
+    const guess = didYouMean(name, Object.keys(commands));
+    io.stderr.write(`isobudget: unknown command '${name}'${guess ? `; did you mean '${guess}'?` : ''}\n\n${helpText()}`);
     return EXIT.usage;
   }
   try {
@@ -33,7 +41,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     if (error instanceof IsobudgetError) {
       io.stderr.write(`isobudget ${name}: ${error.format()}\n`);
+      if (error.code === 'ledger_write') return EXIT.ledgerWrite;
       return error.code === 'interrupted' ? EXIT.interrupted : EXIT.usage;
+    }
+    const errno = error as NodeJS.ErrnoException | undefined;
+    if (errno?.code !== undefined && DISK_ERRORS.has(errno.code)) {
+      io.stderr.write(`isobudget ${name}: cannot write ${errno.path ?? 'a file'}: ${errno.code} (${errno.syscall ?? 'write'} failed); free space or fix the disk, then retry (a run continues with --resume)\n`);
+      return EXIT.ledgerWrite;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr.write(`isobudget ${name}: internal error: ${message}\n`);

@@ -12,7 +12,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 function opt<T extends z.ZodType>(schema: T, description: string, fallback?: unknown) {
   return schema.optional().meta(fallback === undefined ? { description } : { description, default: fallback });
 }
-const has = (value: unknown, key: string): boolean => (value as Record<string, unknown>)[key] !== undefined;
+// Cross-field checks also see entries that failed their own schema (a `null` list item).
+const has = (value: unknown, key: string): boolean => value !== null && typeof value === 'object' && (value as Record<string, unknown>)[key] !== undefined;
 const always = { when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === 'object' };
 
 const tool = z

@@ -2,9 +2,9 @@
  * Config loading: YAML text → validated, normalized `ExperimentConfig`, or `IsobudgetErrors`
  * listing every problem with file:line:column, the dotted key and a hint.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { decodeUtf8, MAX_SMALL_FILE_BYTES, readInputFile } from '../core/input-file.js';
 import { nodeFileAccess, type ConfigFileAccess } from './file-access.js';
 import { problemsFromIssues } from './issues.js';
 import { formatKeyPath } from './key-path.js';
@@ -12,7 +12,7 @@ import { normalizeConfig } from './normalize.js';
 import type { ConfigProblem } from './problem.js';
 import { experimentSchema } from './schema.js';
 import type { ExperimentConfig } from './types.js';
-import { parseYamlSource } from './yaml-source.js';
+import { ALIAS_BOMB, parseYamlSource } from './yaml-source.js';
 
 export interface ParseConfigOptions {
   /** File access for skill files and scorer modules (default: the real file system). */
@@ -40,6 +40,12 @@ export function parseConfigText(text: string, path: string, options: ParseConfig
         const duplicate = p.code === 'DUPLICATE_KEY';
         const key = p.path === undefined ? undefined : formatKeyPath(p.path);
         const first = duplicate && p.path ? source.locate(p.path, 'key') : undefined;
+        if (p.code === ALIAS_BOMB) {
+          return new IsobudgetError('config_alias_bomb', p.message, {
+            location: { file, line: p.position.line, column: p.position.column },
+            hint: 'write the values out instead of nesting aliases (*name) of aliases',
+          });
+        }
         return new IsobudgetError(duplicate ? 'config_duplicate_key' : 'config_yaml_syntax', duplicate ? `duplicate key \`${key ?? '?'}\`${first ? ` (first on line ${first.line})` : ''}` : `YAML syntax error: ${p.message}`, {
           location: { file, line: p.position.line, column: p.position.column, ...(key === undefined ? {} : { key }) },
           hint: duplicate ? 'each key may appear once per mapping: delete or merge the repeated one' : 'fix the YAML at this position (check indentation, quotes and brackets)',
@@ -74,16 +80,10 @@ export async function loadConfig(path: string): Promise<ExperimentConfig> {
   const file = resolve(path);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const bytes = await readInputFile(file, { what: 'config file', code: 'config', maxBytes: MAX_SMALL_FILE_BYTES, notFoundHint: 'check the path, or run `isobudget init` to create an experiment' });
+    text = decodeUtf8(bytes, file, { what: 'config file', code: 'config' });
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new IsobudgetErrors([
-      new IsobudgetError(missing ? 'config_not_found' : 'config_unreadable', missing ? `config file not found: ${file}` : `cannot read config file ${file}: ${(error as Error).message}`, {
-        location: { file },
-        hint: missing ? 'check the path, or run `isobudget init` to create an experiment' : 'check the file permissions',
-        cause: error,
-      }),
-    ]);
+    throw error instanceof IsobudgetError ? new IsobudgetErrors([error]) : error;
   }
   return parseConfigText(text, file);
 }

@@ -1,4 +1,5 @@
 /** `command` executor YAML → CommandExecutorConfig: defaults, absolute fixture path, checks that need the rest of the config. */
+import { withoutUserinfo } from '../core/display-url.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { COMMAND_EXECUTOR_DEFAULTS, type RawCommandExecutor } from './command-executor-schema.js';
@@ -37,6 +38,6 @@ export function normalizeCommandExecutor(raw: RawCommandExecutor, configDir: str
     env: { ...(raw.env ?? {}) },
     inheritEnv,
     keepWorkdirs: raw.keep_workdirs ?? false,
-    gateway: { upstream: raw.gateway?.upstream, apiKeyEnv: raw.gateway?.api_key_env, upstreamAuth: raw.gateway?.upstream_auth ?? COMMAND_EXECUTOR_DEFAULTS.upstreamAuth },
+    gateway: { upstream: raw.gateway?.upstream === undefined ? undefined : withoutUserinfo(raw.gateway.upstream), apiKeyEnv: raw.gateway?.api_key_env, upstreamAuth: raw.gateway?.upstream_auth ?? COMMAND_EXECUTOR_DEFAULTS.upstreamAuth },
   };
 }

@@ -2,6 +2,7 @@
  * Validated YAML → `ExperimentConfig`: presets merged, defaults filled, paths made absolute,
  * skill files read. Problems found here (a missing skill file…) are returned, not thrown.
  */
+import { withoutUserinfo } from '../core/display-url.js';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { normalizeAgentExecutor } from './normalize-agent.js';
@@ -44,8 +45,9 @@ function provider(raw: RawExperimentConfig['provider']): ProviderConfig {
   const protocol = raw.protocol ?? preset?.protocol ?? DEFAULTS.protocol;
   return {
     protocol,
-    // Schema guarantees a base_url unless a preset or protocol sim provides one.
-    baseUrl: raw.base_url ?? preset?.baseUrl ?? DEFAULTS.simBaseUrl,
+    // Schema guarantees a base_url unless a preset or protocol sim provides one. Credentials
+    // in it (`user:secret@`) are dropped: fetch refuses them anyway, and the URL is recorded.
+    baseUrl: withoutUserinfo(raw.base_url ?? preset?.baseUrl ?? DEFAULTS.simBaseUrl),
     apiKeyEnv: raw.api_key_env ?? preset?.apiKeyEnv,
     preset: raw.preset,
     timeoutMs: raw.timeout_ms ?? DEFAULTS.timeoutMs,

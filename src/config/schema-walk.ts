@@ -81,3 +81,8 @@ export function allowedKeysAt(root: Schema, path: KeyPath, data: unknown, valueT
 export function descriptionAt(root: Schema, path: KeyPath, data: unknown): string | undefined {
   return walk(root, path, data)?.description;
 }
+
+/** The schema of the field at `path` (for validating one value on its own, e.g. a CLI flag). */
+export function schemaAt(root: Schema, path: KeyPath): Schema | undefined {
+  return walk(root, path, undefined)?.schema;
+}

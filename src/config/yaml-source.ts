@@ -2,7 +2,7 @@
  * YAML text → plain data plus a way back from a key path to file:line:column, so that every
  * config error can point at the line to edit.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Pair } from 'yaml';
 import type { KeyPath } from './key-path.js';
 
 export interface SourcePosition {
@@ -79,9 +79,35 @@ function pathNearOffset(node: unknown, offset: number, prefix: Array<string | nu
   return spanning;
 }
 
+/** Alias expansions allowed when turning YAML into data (the yaml library's measure). */
+export const MAX_ALIAS_COUNT = 1000;
+
+export const ALIAS_BOMB = 'ALIAS_BOMB';
+
+function aliasProblem(doc: Document, error: unknown, position: (offset: number) => SourcePosition): YamlSyntaxProblem {
+  let first: number | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      first = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  const bomb = error instanceof ReferenceError;
+  return {
+    code: bomb ? ALIAS_BOMB : 'YAML_TO_DATA',
+    message: bomb
+      ? `aliases expand to too many values (more than ${MAX_ALIAS_COUNT} alias expansions: a YAML alias bomb)`
+      : `the YAML cannot be read as data (${error instanceof Error ? error.message : String(error)})`,
+    position: position(first ?? 0),
+    path: undefined,
+  };
+}
+
 export function parseYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel error: the library's warnings (e.g. a mapping used as a key) would go to the process's
+  // stderr with the data in them, past the terminal-safe output.
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const position = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
@@ -118,6 +144,15 @@ export function parseYamlSource(text: string): YamlSource {
     return position(lastFound ?? 0);
   };
 
-  const data = problems.length === 0 ? doc.toJS({ maxAliasCount: 1000 }) : undefined;
-  return { data: data as unknown, problems, locate };
+  let data: unknown;
+  if (problems.length === 0) {
+    try {
+      data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // An alias bomb (`*a` repeated until it expands to billions of nodes) is refused by
+      // the yaml library with a ReferenceError: report it at the first alias, as input.
+      problems.push(aliasProblem(doc, error, position));
+    }
+  }
+  return { data, problems, locate };
 }

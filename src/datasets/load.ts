@@ -1,8 +1,10 @@
 /** JSONL datasets → `EvalCase[]`, with every bad row reported by file:line and key. */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { EvalCase } from '../core/case.js';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFile } from '../core/input-file.js';
+import { jsonErrorColumn, jsonErrorText } from '../core/json-error.js';
 import type { SplitName } from '../config/types.js';
 import { parseRow } from './row.js';
 
@@ -25,41 +27,62 @@ function keyOf(options: LoadDatasetOptions): string | undefined {
   return options.configKey ?? (options.split === undefined ? undefined : `datasets.${options.split}`);
 }
 
-/** Parses JSONL text as if read from `file`. Pure: throws `IsobudgetErrors` with all row problems. */
+/**
+ * Parses JSONL text as if read from `file`. Pure: throws `IsobudgetErrors` with all row problems.
+ *
+ * Errors quote what they found (the parser's snippet, a row's value) only when the file is
+ * JSONL at all — some row is a JSON object. A file that is not (`../../etc/passwd` named as
+ * a dataset) gets errors by line and column, with nothing of its content.
+ */
 export function parseDatasetText(text: string, file: string, options: LoadDatasetOptions = {}): EvalCase[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const parsed: Array<{ line: number; value: unknown } | { line: number; error: unknown }> = [];
+  let objects = 0;
+  lines.forEach((lineText, index) => {
+    if (lineText.trim() === '') return;
+    try {
+      const value: unknown = JSON.parse(lineText);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) objects += 1;
+      parsed.push({ line: index + 1, value });
+    } catch (error) {
+      parsed.push({ line: index + 1, error });
+    }
+  });
+  const quote = objects > 0;
   const errors: IsobudgetError[] = [];
   const cases: EvalCase[] = [];
   const firstLineOfId = new Map<string, number>();
-  lines.forEach((lineText, index) => {
-    const line = index + 1;
-    if (lineText.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(lineText);
-    } catch (error) {
-      const parserMessage = (error as Error).message;
-      const position = /position (\d+)/.exec(parserMessage)?.[1];
-      errors.push(new IsobudgetError('dataset_invalid_json', `invalid JSON on line ${line}: ${parserMessage}`, {
-        location: { file, line, ...(position === undefined ? {} : { column: Number(position) + 1 }) },
-        hint: 'each non-blank line must be one complete JSON object (JSONL); check quotes, commas and brackets',
+  for (const entry of parsed) {
+    const { line } = entry;
+    if ('error' in entry) {
+      const column = jsonErrorColumn(entry.error);
+      errors.push(new IsobudgetError('dataset_invalid_json', `invalid JSON on line ${line}: ${jsonErrorText(entry.error, quote)}`, {
+        location: { file, line, ...(column === undefined ? {} : { column }) },
+        hint: quote ? 'each non-blank line must be one complete JSON object (JSONL); check quotes, commas and brackets' : 'this file is not JSONL (no line is a JSON object): check that the path names the dataset',
       }));
-      return;
+      continue;
     }
-    const row = parseRow(value, { file, line, judged: options.judged ?? false });
+    if (!quote) {
+      errors.push(new IsobudgetError('dataset_row_not_object', `row is ${kindOf(entry.value)}, not a JSON object (and no row of this file is one)`, {
+        location: { file, line },
+        hint: 'this file is not JSONL of objects: check that the path names the dataset',
+      }));
+      continue;
+    }
+    const row = parseRow(entry.value, { file, line, judged: options.judged ?? false });
     errors.push(...row.errors);
-    if (!row.evalCase) return;
+    if (!row.evalCase) continue;
     const previous = firstLineOfId.get(row.evalCase.id);
     if (previous !== undefined) {
       errors.push(new IsobudgetError('dataset_duplicate_id', `duplicate id ${JSON.stringify(row.evalCase.id)} on lines ${previous} and ${line}`, {
         location: { file, line, key: 'id' },
         hint: 'ids must be unique within a dataset: rename or remove one of the rows',
       }));
-      return;
+      continue;
     }
     firstLineOfId.set(row.evalCase.id, line);
     cases.push(row.evalCase);
-  });
+  }
 
   const key = keyOf(options);
   if (errors.length === 0 && cases.length === 0) {
@@ -87,24 +110,45 @@ export function parseDatasetText(text: string, file: string, options: LoadDatase
  * (`loadDataset(path, 'val')`, `loadDataset(path, { configKey: 'datasets.val' })`).
  */
 export async function loadDataset(path: string, splitOrOptions?: DatasetSplit | LoadDatasetOptions, more: LoadDatasetOptions = {}): Promise<EvalCase[]> {
+  return (await loadDatasetFile(path, splitOrOptions, more)).cases;
+}
+
+/**
+ * A dataset's cases and the sha256 of its bytes, read once. Only a regular file of at most
+ * MAX_DATA_FILE_BYTES is read (a FIFO or /dev/zero named as a dataset is refused, never
+ * waited on), and it must be UTF-8 (a bad byte is reported by line and column).
+ */
+export async function loadDatasetFile(path: string, splitOrOptions?: DatasetSplit | LoadDatasetOptions, more: LoadDatasetOptions = {}): Promise<{ cases: EvalCase[]; sha256: string }> {
   const options: LoadDatasetOptions = typeof splitOrOptions === 'string' ? { ...more, split: splitOrOptions } : { ...more, ...(splitOrOptions ?? {}) };
   const file = resolve(path);
   const key = keyOf(options);
-  let text: string;
+  const origin = key === undefined ? '' : ` (set by \`${key}\`${options.configFile === undefined ? '' : ` in ${options.configFile}`})`;
+  const bytes = await readInputFile(file, {
+    what: 'dataset file',
+    code: 'dataset',
+    maxBytes: MAX_DATA_FILE_BYTES,
+    origin,
+    location: { file: options.configFile ?? file, ...(key === undefined ? {} : { key }) },
+    notFoundHint: 'fix the path (dataset paths are relative to the config file) or create the file',
+  }).catch((error: unknown) => {
+    throw error instanceof IsobudgetError ? new IsobudgetErrors([error]) : error;
+  });
+  const text = decodeDataset(bytes, file);
+  return { cases: parseDatasetText(text, file, options), sha256: sha256(bytes) };
+}
+
+function decodeDataset(bytes: Buffer, file: string): string {
   try {
-    text = await readFile(file, 'utf8');
+    return decodeUtf8(bytes, file, { what: 'dataset file', code: 'dataset' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const missing = code === 'ENOENT';
-    const what = missing ? 'dataset file not found' : code === 'EISDIR' ? 'dataset path is a directory, not a JSONL file' : 'cannot read dataset file';
-    const origin = key === undefined ? '' : ` (set by \`${key}\`${options.configFile === undefined ? '' : ` in ${options.configFile}`})`;
-    throw new IsobudgetErrors([
-      new IsobudgetError(missing ? 'dataset_not_found' : 'dataset_unreadable', `${what}: ${file}${origin}`, {
-        location: { file: options.configFile ?? file, ...(key === undefined ? {} : { key }) },
-        hint: missing || code === 'EISDIR' ? 'fix the path (dataset paths are relative to the config file) or create the file' : (error as Error).message,
-        cause: error,
-      }),
-    ]);
+    throw error instanceof IsobudgetError ? new IsobudgetErrors([error]) : error;
   }
-  return parseDatasetText(text, file, options);
+}
+
+/** What a JSON value is, without quoting it. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'boolean') return 'true or false';
+  return `a ${typeof value}`;
 }

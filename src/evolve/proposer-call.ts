@@ -5,6 +5,7 @@
  * only train is shown to the proposer), and its reply kept so a resumed loop never asks the
  * same question twice.
  */
+import { withoutUserinfo } from '../core/display-url.js';
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { ChatMessage } from '../core/messages.js';
 import { countPromptTokens } from '../core/tokens.js';
@@ -37,6 +38,8 @@ export function readReplies(file: string): ProposerReply[] {
   });
 }
 
+let callSequence = 0;
+
 export async function askProposer(context: LoopContext, round: number, step: string, messages: ChatMessage[]): Promise<ProposerReply> {
   const repliesFile = context.paths.round(round).proposerReplies;
   const known = readReplies(repliesFile).find((reply) => reply.step === step);
@@ -56,12 +59,16 @@ export async function askProposer(context: LoopContext, round: number, step: str
     runId: context.evolveId,
     config: { ...context.config, provider: context.config.evolve?.provider ?? context.config.provider },
     provider,
+    baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(1),
     limiter: undefined,
     promptExact: provider.protocol === 'sim',
     nativeN: { enabled: false },
     signal: abort.signal,
     random: Math.random,
+    // The proposer's ledger is written whole after the call (its replies file makes a resumed
+    // loop skip a step already paid for), so a call id is all an intent needs here.
+    startCall: () => `${context.evolveId}-${step}-r${round}-${(callSequence += 1)}`,
     onEvent: () => undefined,
     onSpend: () => undefined,
   };

@@ -40,11 +40,5 @@ export function upstreamUrl(base: string, pathAndQuery: string): URL {
   return new URL(upstreamTarget(base).url(pathAndQuery).path, new URL(base).origin);
 }
 
-/** A base URL for logs and the ledger: credentials and query stripped. */
-export function displayUrl(base: string): string {
-  const url = new URL(base);
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  return url.toString().replace(/\/$/, '');
-}
+/** A base URL for logs and the ledger: credentials and query stripped (shared with the runner). */
+export { displayUrl } from '../core/display-url.js';

@@ -40,9 +40,44 @@ export interface Manifest {
   allow_overlap: boolean;
   overlap: string[];
   warnings: string[];
+  /** Model calls of the run, current at every manifest write (absent in older manifests). */
+  calls?: CallCounts;
   /** Notes the runner added while running, e.g. native n rejected → parallel. */
   events: Array<{ ts: string; message: string }>;
   resumed: number;
   /** Sequential screening (issue 14): the plan a replay decides by, and the stop once decided. */
   sequential?: { plan: SequentialPlan; stopped_at: number | null; stop_reason: StopReason | null };
+}
+
+/** Every model call of a run, by where its record is. */
+export interface CallCounts {
+  /** In calls.jsonl: the calls of committed units. */
+  committed: number;
+  /**
+   * In interrupted-calls.jsonl: calls billed — or possibly billed — for units that did not
+   * commit (re-run on resume); spent, but no result uses them.
+   */
+  spent_unused: number;
+  /** Of spent_unused: calls in flight when the run stopped; outcome and usage unknown. */
+  outcome_unknown: number;
+  /** Σ total_tokens of the spent_unused calls whose usage is known (tokens). */
+  spent_unused_tokens: number;
+  /** Σ reserved_tokens of the outcome_unknown calls: the most they can have billed (tokens). */
+  outcome_unknown_max_tokens: number;
+}
+
+export function emptyCallCounts(): CallCounts {
+  return { committed: 0, spent_unused: 0, outcome_unknown: 0, spent_unused_tokens: 0, outcome_unknown_max_tokens: 0 };
+}
+
+/** Adds interrupted-calls records to the spent_unused counts. */
+export function countSpentUnused(counts: CallCounts, records: ReadonlyArray<{ total_tokens: number | undefined; note: string | undefined; reserved_tokens?: number | undefined }>): void {
+  for (const record of records) {
+    counts.spent_unused += 1;
+    counts.spent_unused_tokens += record.total_tokens ?? 0;
+    if (record.note === 'outcome_unknown') {
+      counts.outcome_unknown += 1;
+      counts.outcome_unknown_max_tokens += record.reserved_tokens ?? 0;
+    }
+  }
 }

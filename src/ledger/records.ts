@@ -50,9 +50,13 @@ export interface CallRecord {
   error: string | undefined;
   /** Whether the runner retried after this attempt. */
   retried: boolean;
-  /** `native_n_rejected` when native n fell back to parallel calls, etc. */
+  /** `native_n_rejected` when native n fell back to parallel calls, `outcome_unknown` (see call-intents.ts), etc. */
   note: string | undefined;
   ts: string;
+  /** Id of the attempt, shared with its call intent (run calls; absent in gateway records and older ledgers). */
+  call_id?: string | undefined;
+  /** `outcome_unknown` records: the most the lost call could have billed (tokens). */
+  reserved_tokens?: number | undefined;
 }
 
 /** One tool call of an agent path (the trajectory the attribution reads). */

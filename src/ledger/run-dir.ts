@@ -1,5 +1,5 @@
 /** Layout of `runs/<run_id>/` and atomic writes of its small JSON files. */
-import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { renameSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { IsobudgetError } from '../core/errors.js';
 import type { LedgerFiles } from './jsonl-writer.js';
@@ -9,6 +9,8 @@ export interface RunPaths extends LedgerFiles {
   manifest: string;
   verdict: string;
   index: string;
+  /** Space held back while a run writes, so a full disk still lets it mark itself interrupted. */
+  reserve: string;
 }
 
 export function runPaths(dir: string): RunPaths {
@@ -17,9 +19,11 @@ export function runPaths(dir: string): RunPaths {
     calls: join(dir, 'calls.jsonl'),
     results: join(dir, 'results.jsonl'),
     interrupted: join(dir, 'interrupted-calls.jsonl'),
+    intents: join(dir, 'call-intents.jsonl'),
     manifest: join(dir, 'manifest.json'),
     verdict: join(dir, 'verdict.json'),
     index: join(dir, 'ledger.sqlite'),
+    reserve: join(dir, '.space-reserve'),
   };
 }
 
@@ -38,6 +42,30 @@ export function readJsonFile<T>(file: string, what: string): T {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch (error) {
     throw new IsobudgetError('parse', `${what} is not valid JSON: ${(error as Error).message}`, { location: { file } });
+  }
+}
+
+/**
+ * Holds `bytes` of disk in the run directory while the run writes. When the disk fills, the
+ * run releases it and so can still write its manifest as `interrupted` (a manifest is
+ * replaced through a temp file, which needs room for a second copy).
+ */
+export function reserveSpace(paths: RunPaths, bytes: number): void {
+  writeFileSync(paths.reserve, Buffer.alloc(bytes));
+}
+
+export function releaseSpace(paths: RunPaths): void {
+  rmSync(paths.reserve, { force: true });
+}
+
+/** A run id names a directory under `--out`: a plain name, never a path. */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function checkRunId(runId: string): void {
+  if (!RUN_ID.test(runId) || runId.includes('..')) {
+    throw new IsobudgetError('usage', `--run-id must be a plain name (letters, digits, . _ -, at most 128, no '..'), got ${JSON.stringify(runId)}`, {
+      hint: 'the run directory is <--out>/<run-id>; choose where it goes with --out, e.g. --out runs --run-id bf-001',
+    });
   }
 }
 

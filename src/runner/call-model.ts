@@ -5,6 +5,7 @@
 import { finishReason as makeFinish, type UnifiedFinishReason } from '../core/finish-reason.js';
 import { ProviderError } from '../core/provider-error.js';
 import { deadline } from '../core/deadline.js';
+import type { CallStart } from '../ledger/jsonl-writer.js';
 import type { CallRecord } from '../ledger/records.js';
 import { LEDGER_SCHEMA_VERSION } from '../ledger/records.js';
 import type { GenerateRequest, GenerateResult } from '../providers/spec.js';
@@ -43,6 +44,15 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     const started = performance.now();
     let outcome: GenerateResult | ProviderError;
     await run.pool.acquire();
+    let callId: string;
+    try {
+      // The intent is on disk before the request leaves: a crash from here on still counts it.
+      callId = run.startCall(intentOf(context, request, target, attempt, reservation));
+    } catch (error) {
+      run.pool.release();
+      budget.release(reservation);
+      throw error;
+    }
     const attemptDeadline = deadline(run.signal, run.config.provider.timeoutMs, 'attempt');
     try {
       outcome = await run.provider.generate({ ...request, signal: attemptDeadline.signal });
@@ -61,7 +71,7 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
       const billed = outcome.usage.totalTokens;
       budget.settle(reservation, billed);
       if (billed !== undefined) run.onSpend(context.unit.arm.arm, billed);
-      context.calls.push(record(context, request, target, attempt, latencyMs, { result: outcome }));
+      context.calls.push(record(context, request, target, attempt, latencyMs, { result: outcome }, callId));
       return { ok: true, result: outcome };
     }
     const error = outcome;
@@ -71,7 +81,7 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     }
     const nativeNRejected = error.kind === 'unsupported' && target.paths > 1;
     const retry = error.isRetryable && attempt < maxAttempts;
-    context.calls.push(record(context, request, target, attempt, latencyMs, { error, retried: retry }));
+    context.calls.push(record(context, request, target, attempt, latencyMs, { error, retried: retry }, callId));
     if (!retry) {
       budget.release(reservation);
       return { ok: false, finish: 'error', error: error.message, nativeNRejected };
@@ -98,6 +108,7 @@ function record(
   attempt: number,
   latencyMs: number,
   outcome: { result: GenerateResult } | { error: ProviderError; retried: boolean },
+  callId: string,
 ): CallRecord {
   const { run, unit } = context;
   // One flat literal, keys always in the same order. The former `{ ...base, …13 more keys }`
@@ -121,7 +132,7 @@ function record(
     epoch: unit.epoch,
     split: unit.split,
     model: request.model,
-    base_url: run.provider.baseUrl,
+    base_url: run.baseUrl,
     protocol: run.provider.protocol,
     max_tokens: request.maxTokens,
     latency_ms: latencyMs,
@@ -141,5 +152,14 @@ function record(
     error: error?.message,
     retried: 'retried' in outcome ? outcome.retried : false,
     note: error?.kind === 'unsupported' ? 'native_n_rejected' : undefined,
+    call_id: callId,
+  };
+}
+
+function intentOf(context: UnitContext, request: Omit<GenerateRequest, 'signal'>, target: CallTarget, attempt: number, reserved: number): CallStart {
+  const { run, unit } = context;
+  return {
+    run_id: run.runId, case_id: unit.evalCase.id, arm: unit.arm.arm, n: unit.arm.n, path: target.path, paths: target.paths, epoch: unit.epoch, split: unit.split,
+    model: request.model, base_url: run.baseUrl, protocol: run.provider.protocol, role: target.role ?? 'generate', attempt, max_tokens: request.maxTokens, reserved_tokens: reserved,
   };
 }

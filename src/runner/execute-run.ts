@@ -1,29 +1,27 @@
 /**
  * Executes a planned run: schedules units under the global call pool, commits each unit
- * to the ledger whole, keeps the manifest current, and stops cleanly on abort.
+ * to the ledger whole, keeps the manifest current, and stops cleanly on abort — and on a
+ * failed write (disk full), with the manifest marked `interrupted` and the error rethrown.
  */
-import { mkdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
+import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
 import { LedgerWriter } from '../ledger/jsonl-writer.js';
 import type { Manifest } from '../ledger/manifest.js';
-import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
-import { recoverLedger } from '../ledger/recover.js';
-import { newRunId, readJsonFile, runPaths, writeJsonAtomic, type RunPaths } from '../ledger/run-dir.js';
+import type { ResultRecord } from '../ledger/records.js';
+import { releaseSpace } from '../ledger/run-dir.js';
 import type { Provider } from '../providers/spec.js';
 import { createScorer } from '../scorers/index.js';
 import { createSelector } from '../runner/selectors/index.js';
-import { TOOL_VERSION } from '../version.js';
 import { agentExecutor } from './executors/agent.js';
 import { chatExecutor } from './executors/chat.js';
 import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
 import { planUnits, type Unit } from './plan.js';
-import { describeArms } from './arm-plan.js';
+import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
-import { runUnit, type UnitServices } from './run-unit.js';
+import { createUnitContext, runUnit, type UnitServices } from './run-unit.js';
 import type { Executor, RunContext } from './unit-context.js';
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
@@ -88,11 +86,16 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   const results = keepResults ? opened.results : [];
   let unitsCommitted = done.size;
   options.onStart?.(manifest);
-  const redact = makeRedactor(options.secrets ?? []);
-  const writer = new LedgerWriter(paths, redact);
   const abort = new AbortController();
   // Every in-flight attempt listens on the run signal.
   setMaxListeners(0, abort.signal);
+  const writer = new LedgerWriter(paths, {
+    redact: makeRedactor(options.secrets ?? []),
+    session: `s${manifest.resumed}`,
+    ...(manifest.calls ? { counts: manifest.calls } : {}),
+    // A failed write stops the run: nothing after it could be committed.
+    onFailure: (error) => abort.abort(error),
+  });
   const onOuterAbort = (): void => abort.abort(new IsobudgetError('interrupted', 'run interrupted'));
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (options.signal?.aborted) onOuterAbort();
@@ -103,15 +106,22 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     runId: manifest.run_id,
     config,
     provider,
+    baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
     limiter: config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit),
     promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
     nativeN: { enabled: config.nMode === 'native' },
     signal: abort.signal,
     random: options.random ?? Math.random,
+    startCall: (start) => writer.startCall(start),
     onEvent: (message) => {
       manifest.events.push({ ts: new Date().toISOString(), message });
-      writeJsonAtomic(paths.manifest, manifest);
+      try {
+        saveManifest(paths, manifest);
+      } catch (error) {
+        writer.fail(error as IsobudgetError);
+        throw error;
+      }
     },
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
   };
@@ -133,103 +143,60 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     while (!abort.signal.aborted) {
       const unit = queue.next();
       if (!unit) return;
+      const context = createUnitContext(run, unit);
       try {
-        const outcome = await runUnit(run, unit, services);
+        const outcome = await runUnit(run, unit, services, context);
         if (abort.signal.aborted) {
-          writer.recordInterrupted(outcome.context.calls);
+          if (writer.failure === undefined) writer.recordInterrupted(context.calls);
           return;
         }
-        writer.commitUnit(outcome.context.calls, outcome.result);
+        writer.commitUnit(context.calls, outcome.result);
         queue.committed(outcome.result);
         if (keepResults) results.push(outcome.result);
         unitsCommitted += 1;
         progress.unitDone();
       } catch (error) {
         if (!abort.signal.aborted) throw error;
+        // Calls this unit finished before the stop were billed: keep them apart, not lost.
+        if (writer.failure === undefined) writer.recordInterrupted(context.calls);
         return;
       }
     }
   };
+  let failure: unknown;
   try {
     await Promise.all(Array.from({ length: lanes }, worker));
   } catch (error) {
+    failure = error;
     abort.abort(error);
-    throw error;
-  } finally {
+  }
+  try {
     writer.close();
+  } catch (error) {
+    failure ??= error;
+  } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
     await provider.close?.();
     await executor.close?.();
   }
+  failure ??= writer.failure;
   progress.finish();
-  const interrupted = abort.signal.aborted;
+  const interrupted = abort.signal.aborted || failure !== undefined;
   manifest.status = interrupted ? 'interrupted' : 'complete';
   manifest.updated_at = new Date().toISOString();
-  writeJsonAtomic(paths.manifest, manifest);
-  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
-}
-
-function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[] } {
-  const { inputs } = options;
-  if (options.resumeDir) {
-    const paths = runPaths(options.resumeDir);
-    const manifest = readJsonFile<Manifest>(paths.manifest, 'manifest.json');
-    if (manifest.config_hash !== inputs.configHash) {
-      throw new IsobudgetError('resume_mismatch', 'the config changed since this run started (config hash differs)', {
-        location: { file: inputs.config.configPath },
-        hint: 'resume with the same experiment.yaml and skill files, or start a new run',
-      });
+  manifest.calls = writer.counts;
+  // The reserve exists for this write: on a full disk it is the room the manifest needs.
+  releaseSpace(paths);
+  if (failure !== undefined) {
+    try {
+      saveManifest(paths, manifest);
+    } catch {
+      // The disk refuses even that: the manifest says `running`, and --resume still works.
     }
-    for (const [name, info] of Object.entries(inputs.datasets)) {
-      const recorded = manifest.datasets[name];
-      if (recorded && recorded.sha256 !== info.sha256) {
-        throw new IsobudgetError('resume_mismatch', `dataset '${name}' changed since this run started`, { location: { file: info.path }, hint: 'restore the dataset or start a new run' });
-      }
-    }
-    const recovery = recoverLedger(paths);
-    manifest.status = 'running';
-    manifest.resumed += 1;
-    manifest.updated_at = new Date().toISOString();
-    manifest.events.push({ ts: manifest.updated_at, message: `resumed: ${recovery.committed.size} units committed, ${recovery.orphanedCalls} orphaned calls moved to interrupted-calls.jsonl` });
-    writeJsonAtomic(paths.manifest, manifest);
-    return { paths, manifest, done: recovery.committed, results: recovery.results };
+    throw failure;
   }
-  const runId = options.runId ?? newRunId();
-  const dir = join(options.outDir ?? 'runs', runId);
-  if (existsSync(dir)) throw new IsobudgetError('run_exists', `run directory already exists`, { location: { file: dir }, hint: 'use --resume to continue it, or pick another --run-id' });
-  mkdirSync(dir, { recursive: true });
-  const paths = runPaths(dir);
-  const now = new Date().toISOString();
-  const arms = describeArms(inputs, options.provider);
-  const manifest: Manifest = {
-    schema_version: LEDGER_SCHEMA_VERSION,
-    run_id: runId,
-    experiment: inputs.config.experiment,
-    status: 'running',
-    created_at: now,
-    updated_at: now,
-    tool: { name: 'isobudget', version: TOOL_VERSION },
-    node: process.version,
-    config_path: inputs.config.configPath,
-    config_hash: inputs.configHash,
-    config: inputs.config,
-    split: inputs.split,
-    datasets: inputs.datasets,
-    seed: inputs.config.seed,
-    scorer: { name: inputs.config.scorer.type, version: TOOL_VERSION },
-    selector: inputs.config.selector.type,
-    n_mode: inputs.config.nMode,
-    arms: arms.arms,
-    units_planned: units.length,
-    allow_overlap: inputs.allowOverlap,
-    overlap: inputs.overlap,
-    warnings: arms.warnings,
-    events: [],
-    resumed: 0,
-    ...(options.sequential ? { sequential: { plan: sequentialPlan(inputs.config, options.sequential, inputs.cases.map((c) => c.id)), stopped_at: null, stop_reason: null } } : {}),
-  };
-  writeJsonAtomic(paths.manifest, manifest);
-  return { paths, manifest, done: new Set(), results: [] };
+  saveManifest(paths, manifest);
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
 }
 
 /** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */

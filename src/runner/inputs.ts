@@ -6,7 +6,7 @@ import type { EvalCase } from '../core/case.js';
 import { IsobudgetError } from '../core/errors.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDataset } from '../datasets/index.js';
+import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDatasetFile } from '../datasets/index.js';
 import type { UnitSplit, Variant } from './plan.js';
 
 export interface RunInputs {
@@ -38,8 +38,10 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
   for (const name of ['train', 'val', 'test', 'regression'] as const) {
     const file = config.datasets[name];
     if (!file) continue;
-    loaded[name] = await loadDataset(file, { configKey: `datasets.${name}` });
-    datasets[name] = { path: file, sha256: await fileSha256(file), cases: loaded[name]?.length ?? 0 };
+    // One read per file: the cases and the hash come from the same bytes.
+    const dataset = await loadDatasetFile(file, { configKey: `datasets.${name}` });
+    loaded[name] = dataset.cases;
+    datasets[name] = { path: file, sha256: dataset.sha256, cases: dataset.cases.length };
   }
   const leaks = checkSplitOverlap({ train: loaded.train, val: loaded.val, test: loaded.test });
   if (!allowOverlap) assertNoOverlap(leaks);

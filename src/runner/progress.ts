@@ -5,6 +5,8 @@
 export interface ProgressSink {
   write(text: string): void;
   isTTY: boolean;
+  /** TTY: replace the current line (the CLI's terminal-safe redraw); default `\r` + line + erase. */
+  redraw?(line: string): void;
 }
 
 export class Progress {
@@ -43,7 +45,9 @@ export class Progress {
       const width = 24;
       const filled = Math.round(fraction * width);
       const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-      sink.write(`\r[${bar}] ${this.done}/${this.total} ${this.eta()} ${this.spendText()}\x1b[K`);
+      const line = `[${bar}] ${this.done}/${this.total} ${this.eta()} ${this.spendText()}`;
+      if (sink.redraw) sink.redraw(line);
+      else sink.write(`\r${line}\x1b[K`);
       return;
     }
     const decile = Math.floor(fraction * 10);

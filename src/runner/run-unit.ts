@@ -20,9 +20,13 @@ export interface UnitOutcome {
   result: ResultRecord;
 }
 
-export async function runUnit(run: RunContext, unit: Unit, services: UnitServices): Promise<UnitOutcome> {
+/** A unit's spending state; the caller may hold it to keep the calls of a unit that is aborted. */
+export function createUnitContext(run: RunContext, unit: Unit): UnitContext {
+  return { run, unit, budget: new BudgetTracker(run.config.budget.totalTokensPerCase), calls: [] };
+}
+
+export async function runUnit(run: RunContext, unit: Unit, services: UnitServices, context = createUnitContext(run, unit)): Promise<UnitOutcome> {
   const started = performance.now();
-  const context: UnitContext = { run, unit, budget: new BudgetTracker(run.config.budget.totalTokensPerCase), calls: [] };
   const paths = await services.executor.run(context);
   // Latency is the product's: generation only, not the time spent judging or selecting.
   const latencyMs = Math.round(performance.now() - started);

@@ -1,5 +1,6 @@
 /** What an executor gets to run one (case, arm, epoch) unit. */
 import type { ExperimentConfig } from '../config/types.js';
+import type { CallStart } from '../ledger/jsonl-writer.js';
 import type { CallRecord, ToolStep } from '../ledger/records.js';
 import type { Provider } from '../providers/spec.js';
 import type { BudgetTracker } from './budget-tracker.js';
@@ -11,6 +12,8 @@ export interface RunContext {
   runId: string;
   config: ExperimentConfig;
   provider: Provider;
+  /** The provider's base URL as call records keep it: without credentials. */
+  baseUrl: string;
   pool: Semaphore;
   limiter: RateLimiter | undefined;
   /** The provider's tokenizer is ours (the simulator): prompt estimates are exact. */
@@ -21,6 +24,11 @@ export interface RunContext {
   signal: AbortSignal;
   /** Jitter source for backoff; injectable so tests are deterministic. */
   random: () => number;
+  /**
+   * Records that a call is about to be sent (its intent) and returns its call id; throws
+   * when the ledger cannot be written, and then the call must not be sent.
+   */
+  startCall: (start: CallStart) => string;
   /** Called for run-level events the manifest should keep. */
   onEvent: (message: string) => void;
   /** Called with billed tokens as calls return (live spend per arm). */

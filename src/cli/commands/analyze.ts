@@ -11,7 +11,8 @@ import type { GatesConfig } from '../../config/types.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { decideVerdict } from '../../verdict/decide.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
-import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { configNumberFlag } from '../../config/flag-value.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
@@ -45,11 +46,11 @@ export const analyzeCommand: CommandSpec = {
     const set = <K extends keyof GatesConfig>(key: K, value: GatesConfig[K] | undefined): void => {
       if (value !== undefined) gates[key] = value;
     };
-    set('minSameBudgetGain', numberOption('min-gain', values['min-gain']));
-    set('maxTokenGrowthRatio', numberOption('max-token-growth', values['max-token-growth']));
-    set('maxLatencyGrowthRatio', numberOption('max-latency-growth', values['max-latency-growth']));
-    set('bootstrapRounds', intOption('rounds', values.rounds));
-    set('confidence', numberOption('confidence', values.confidence));
+    set('minSameBudgetGain', configNumberFlag('min-gain', values['min-gain'], ['gates', 'min_same_budget_gain']));
+    set('maxTokenGrowthRatio', configNumberFlag('max-token-growth', values['max-token-growth'], ['gates', 'max_token_growth_ratio']));
+    set('maxLatencyGrowthRatio', configNumberFlag('max-latency-growth', values['max-latency-growth'], ['gates', 'max_latency_growth_ratio']));
+    set('bootstrapRounds', configNumberFlag('rounds', values.rounds, ['gates', 'bootstrap_rounds']));
+    set('confidence', configNumberFlag('confidence', values.confidence, ['gates', 'confidence']));
     if (gates.confidence !== undefined && !(gates.confidence > 0 && gates.confidence < 1)) throw new IsobudgetError('usage', '--confidence must be between 0 and 1 (e.g. 0.95)');
     if (gates.bootstrapRounds !== undefined && gates.bootstrapRounds < 100) throw new IsobudgetError('usage', '--rounds must be at least 100');
     const options = { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) };

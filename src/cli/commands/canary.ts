@@ -2,7 +2,6 @@
  * `isobudget canary assign` — deterministic sticky assignment of keys to the canary;
  * `isobudget canary analyze` — the four metrics per day and cumulative, and the decision.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyzeCanary } from '../../canary/analyze.js';
 import { assignCanary, DEFAULT_SALT } from '../../canary/assign.js';
@@ -10,6 +9,7 @@ import { parseEvents } from '../../canary/events.js';
 import { DEFAULT_POLICY, parsePolicy } from '../../canary/policy.js';
 import { renderCanary } from '../../canary/render.js';
 import { IsobudgetError } from '../../core/errors.js';
+import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFileSync } from '../../core/input-file.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -47,7 +47,7 @@ function assign(argv: string[], io: CliIO): number {
   }, USAGE);
   const fraction = numberOption('fraction', values.fraction);
   if (fraction === undefined || fraction < 0 || fraction > 1) throw new IsobudgetError('usage', 'canary assign: --fraction must be a number in [0, 1], e.g. 0.1', { hint: USAGE });
-  const keys = [...(values.key ?? []), ...(values.keys === undefined ? [] : readFileSync(resolve(io.cwd, values.keys), 'utf8').split('\n').map((k) => k.trim()).filter(Boolean))];
+  const keys = [...(values.key ?? []), ...(values.keys === undefined ? [] : read(resolve(io.cwd, values.keys), 'keys file').split('\n').map((k) => k.trim()).filter(Boolean))];
   if (keys.length === 0) throw new IsobudgetError('usage', 'canary assign: pass --key KEY or --keys FILE', { hint: USAGE });
   const salt = values.salt ?? DEFAULT_SALT;
   const single = keys.length === 1;
@@ -77,9 +77,6 @@ function analyze(argv: string[], io: CliIO): number {
 }
 
 function read(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new IsobudgetError('not_found', `cannot read the ${what}: ${(error as Error).message}`, { location: { file } });
-  }
+  const options = { what, code: 'canary_file', maxBytes: MAX_DATA_FILE_BYTES };
+  return decodeUtf8(readInputFileSync(file, options), file, options);
 }

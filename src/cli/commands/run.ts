@@ -5,7 +5,8 @@ import type { SplitName } from '../../config/types.js';
 import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
-import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { configNumberFlag } from '../../config/flag-value.js';
+import { numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
@@ -41,9 +42,9 @@ export const runCommand: CommandSpec = {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
     }
     const configArg = positionals[0] ?? manifest?.config_path;
-    if (!configArg) throw new IsobudgetError('usage', 'run: missing EXPERIMENT.yaml', { hint: USAGE });
+    if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
     const quiet = values.quiet === true || values.json === true;
-    const concurrency = intOption('concurrency', values.concurrency);
+    const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
     const result = await runExperiment({
@@ -56,13 +57,13 @@ export const runCommand: CommandSpec = {
       ...(values.split === undefined ? {} : { split: parseSplit(values.split) }),
       ...(resumeDir ? { resumeDir } : {}),
       ...(manifest ? { resumeManifest: manifest } : {}),
-      ...(values['run-id'] ? { runId: values['run-id'] } : {}),
+      ...(values['run-id'] === undefined ? {} : { runId: values['run-id'] }),
       ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
       // With no flag the config decides (a `sequential:` block turns it on); a resume keeps its manifest's mode.
       ...(values.sequential === true ? { sequential: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
-      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true } }),
+      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}) } }),
       onStart: (started) => {
         if (quiet) return;
         io.stderr.write(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`);

@@ -1,7 +1,8 @@
 /** `isobudget sim serve --port P` — the simulator on 127.0.0.1, speaking three protocols. */
 import { IsobudgetError } from '../../core/errors.js';
+import { listenError } from '../../core/listen-error.js';
 import { startSimServer } from '../../providers/sim/index.js';
-import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { intOption, numberOption, parseCommandArgs, portOption } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -17,17 +18,20 @@ export const simCommand: CommandSpec = {
       'latency-scale': { type: 'string' },
       'reject-native-n': { type: 'boolean' },
     }, USAGE);
-    if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "sim: expected 'serve'", { hint: USAGE });
+    if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "expected 'serve'", { hint: USAGE });
     const host = values.host ?? '127.0.0.1';
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       throw new IsobudgetError('usage', `sim serve binds loopback only, got --host ${host}`, { hint: 'the simulator is a local test double; use 127.0.0.1' });
     }
+    const port = portOption('port', values.port) ?? 0;
     const server = await startSimServer({
       host,
-      port: intOption('port', values.port) ?? 0,
+      port,
       seed: intOption('seed', values.seed) ?? 0,
       latencyScale: numberOption('latency-scale', values['latency-scale']) ?? 0,
       rejectNativeN: values['reject-native-n'] === true,
+    }).catch((error: unknown) => {
+      throw listenError(error, { host, port }) ?? error;
     });
     io.stdout.write(`isobudget sim listening on ${server.url}\n  OpenAI base URL:    ${server.url}/v1\n  Anthropic base URL: ${server.url}\n`);
     await new Promise<void>((resolve) => {

@@ -23,7 +23,13 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
   function start(data) {
     var arms = data.arms, rows = data.rows, roles = data.roles;
     var PAGE = 50;
-    var state = { filter: 'all', category: '', split: '', query: '', page: 0, open: {} };
+    // Open rows by case id in a Map: ids are data, and '__proto__' or 'toString' must not
+    // find Object.prototype (a row that opens on load and cannot be closed).
+    var state = { filter: 'all', category: '', split: '', query: '', page: 0, open: new Map() };
+    // A lone surrogate in an id has no URL form: links carry U+FFFD in its place (as
+    // String.prototype.toWellFormed does), and ids are compared in that form.
+    var wellFormed = function (s) { return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'); };
+    var idKey = function (r) { return wellFormed(r.id); };
     var $ = function (id) { return document.getElementById(id); };
     var el = function (tag, cls, text) {
       var node = document.createElement(tag);
@@ -57,7 +63,7 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
 
     function visible() {
       var q = state.query.trim().toLowerCase();
-      var exact = rows.filter(function (r) { return r.id.toLowerCase() === q; });
+      var exact = rows.filter(function (r) { return idKey(r).toLowerCase() === q; });
       if (exact.length) return exact;
       return rows.filter(function (r) {
         return FILTERS[state.filter](r) && (!state.category || r.c === state.category) && (!state.split || r.s === state.split) && matchesQuery(r, q);
@@ -126,11 +132,11 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
         tr.appendChild(el('td', 'txt', r.c));
         tr.appendChild(el('td', 'txt', r.s));
         r.a.forEach(function (cell) { var td = el('td', 'arm-col'); td.appendChild(outcome(cell)); tr.appendChild(td); });
-        var toggle = function () { state.open[r.id] = !state.open[r.id]; render(); };
+        var toggle = function () { state.open.set(idKey(r), !state.open.get(idKey(r))); render(); };
         tr.addEventListener('click', toggle);
         tr.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); } });
         body.appendChild(tr);
-        if (state.open[r.id]) {
+        if (state.open.get(idKey(r)) === true) {
           tr.className += ' open';
           var dtr = el('tr', 'detail-row');
           var td = el('td');
@@ -154,9 +160,11 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
     function fromHash() {
       var m = /^#case=(.*)$/.exec(location.hash);
       if (!m) return;
-      var id = decodeURIComponent(m[1]);
-      state.query = id; state.filter = 'all'; state.category = ''; state.split = ''; state.page = 0; state.open = {};
-      state.open[id] = true;
+      var id;
+      // A hand-edited hash may not decode ("URI malformed"): then it names no case.
+      try { id = wellFormed(decodeURIComponent(m[1])); } catch (e) { return; }
+      state.query = id; state.filter = 'all'; state.category = ''; state.split = ''; state.page = 0; state.open = new Map();
+      state.open.set(id, true);
       $('cb-search').value = id; $('cb-filter').value = 'all'; $('cb-category').value = ''; $('cb-split').value = '';
       render();
       $('cases').scrollIntoView();

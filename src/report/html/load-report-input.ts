@@ -4,7 +4,8 @@
  * datasets the manifest names — only when a file still has the hash the run recorded, so the
  * report never pairs outputs with different inputs.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readInputFileSync } from '../../core/input-file.js';
 import { sha256 } from '../../core/hash.js';
 import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
@@ -36,7 +37,14 @@ function caseTexts(manifest: Manifest, splits: ReadonlySet<string>): { texts: Ma
       notes.push(`inputs of the ${name} cases are not shown: ${dataset.path} is gone`);
       continue;
     }
-    const bytes = readFileSync(dataset.path);
+    let bytes: Buffer;
+    try {
+      // A regular file of dataset size only: a path since replaced by a FIFO must not hang the report.
+      bytes = readInputFileSync(dataset.path, { what: 'dataset file', code: 'dataset', maxBytes: MAX_DATA_FILE_BYTES });
+    } catch (error) {
+      notes.push(`inputs of the ${name} cases are not shown: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
     if (sha256(bytes) !== dataset.sha256) {
       notes.push(`inputs of the ${name} cases are not shown: ${dataset.path} changed since the run (sha256 differs)`);
       continue;

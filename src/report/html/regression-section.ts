@@ -45,8 +45,18 @@ function caseLinks(ids: readonly string[], what: string, categories: Map<string,
   if (ids.length === 0) return '';
   const shown = ids.slice(0, LIST_LIMIT).map((id) => {
     const category = categories?.get(id);
-    return `<a class="case-link" href="#case=${h(encodeURIComponent(id))}">${h(id)}</a>${category ? ` <span class="muted">${h(category)}</span>` : ''}`;
+    return `<a class="case-link" href="#case=${h(caseHash(id))}">${h(id)}</a>${category ? ` <span class="muted">${h(category)}</span>` : ''}`;
   });
   const more = ids.length > LIST_LIMIT ? `<li class="muted">… and ${ids.length - LIST_LIMIT} more ${h(what)} (use the case table's filter)</li>` : '';
   return `<ul class="case-links">${shown.map((s) => `<li>${s}</li>`).join('')}${more}</ul>`;
 }
+
+/**
+ * The `#case=` fragment of an id. encodeURIComponent throws "URI malformed" on a lone
+ * surrogate, which has no UTF-8 form: it becomes U+FFFD, as the case table compares ids.
+ */
+export function caseHash(id: string): string {
+  return encodeURIComponent(id.replace(LONE_SURROGATE, '\uFFFD'));
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

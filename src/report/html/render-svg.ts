@@ -6,6 +6,7 @@
  * this file through the command index, and only report writers should pay for the libraries.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { terminalSafe } from '../../core/terminal-text.js';
 
 export interface RenderedChart {
   svg: string;
@@ -53,7 +54,9 @@ export async function renderChart(spec: TopLevelSpec, idPrefix: string): Promise
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logger });
   try {
     const svg = await view.toSVG();
-    return { svg: scopeIds(svg, idPrefix), warnings };
+    // Category names and case ids reach the SVG's text and aria-labels: no control character
+    // from data may (XML forbids most of them; ESC would reach screen readers and copies).
+    return { svg: scopeIds(terminalSafe(svg), idPrefix), warnings };
   } finally {
     view.finalize();
   }
