@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from './defaults.js';
 import { normalizeAgentExecutor } from './normalize-agent.js';
 import { normalizeCommandExecutor } from './normalize-command.js';
+import { normalizePricing } from './normalize-pricing.js';
 import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
@@ -202,6 +203,7 @@ export function normalizeConfig(
     rateLimit: raw.rate_limit?.requests_per_second,
     retries: retries(raw.retries),
     nMode: raw.n_mode ?? DEFAULTS.nMode,
+    ...(raw.pricing === undefined ? {} : { pricing: normalizePricing(raw.pricing) }),
   };
   return { config, problems: context.problems };
 }

@@ -10,6 +10,7 @@ import { commandExecutorSchema } from './command-executor-schema.js';
 import { DEFAULTS } from './defaults.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 import { parseOutputField } from '../core/output-field.js';
+import { PRICING_HELP, pricingSchema } from './pricing-schema.js';
 
 export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'sim'] as const;
 
@@ -269,6 +270,7 @@ export const experimentSchema = z
     rate_limit: opt(z.strictObject({ requests_per_second: z.number().positive().meta({ description: 'Requests per second across the run.' }) }), 'Request rate cap; default: none.'),
     retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
+    pricing: opt(pricingSchema, PRICING_HELP),
   })
   .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
 

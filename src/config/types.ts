@@ -2,6 +2,7 @@
  * The normalized experiment config: what every stage after `loadConfig` sees.
  * Paths are absolute; defaults are filled in; secrets are not here (only the env var name).
  */
+import type { ModelPrice } from '../pricing/price-table.js';
 import type { Protocol } from '../providers/spec.js';
 
 export interface ProviderConfig {
@@ -162,4 +163,9 @@ export interface ExperimentConfig {
   retries: RetryConfig;
   /** `native`: one call with API `n`; `parallel`: n calls. */
   nMode: 'native' | 'parallel';
+  /**
+   * `pricing:` — model → USD per million tokens, over the dated default table. Left unset
+   * unless configured, so configs without it keep their config hash (old runs resume).
+   */
+  pricing?: Record<string, ModelPrice>;
 }

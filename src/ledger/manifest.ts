@@ -1,5 +1,6 @@
 /** The run manifest (DESIGN §1, invariant 5): what makes a run reproducible and comparable. */
 import type { ExperimentConfig, SplitName } from '../config/types.js';
+import type { PricingRecord } from '../pricing/pricing-record.js';
 
 export interface ArmPlan {
   arm: string;
@@ -41,4 +42,6 @@ export interface Manifest {
   /** Notes the runner added while running, e.g. native n rejected → parallel. */
   events: Array<{ ts: string; message: string }>;
   resumed: number;
+  /** The prices the run's calls were costed with (absent in runs made before prices existed). */
+  pricing?: PricingRecord;
 }

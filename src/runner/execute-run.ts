@@ -26,6 +26,9 @@ import { Progress, type ProgressSink } from './progress.js';
 import { runUnit, type UnitServices } from './run-unit.js';
 import type { Executor, RunContext } from './unit-context.js';
 import type { ExperimentConfig } from '../config/types.js';
+import { buildPriceTable } from '../pricing/build-table.js';
+import type { PriceTable } from '../pricing/price-table.js';
+import { fromPricingRecord, toPricingRecord } from '../pricing/pricing-record.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -53,6 +56,8 @@ export interface ExecuteRunOptions {
    * records (~20 MB of objects) would otherwise stay live for the whole run.
    */
   keepResults?: boolean;
+  /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
+  prices?: PriceTable;
 }
 
 export interface ExecuteRunResult {
@@ -102,6 +107,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
       writeJsonAtomic(paths.manifest, manifest);
     },
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
+    prices: opened.prices,
   };
   const scorer = createScorer(config.scorer);
   const executor = createExecutor(config, options.env ?? process.env);
@@ -149,8 +155,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted };
 }
 
-function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[] } {
+function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPaths; manifest: Manifest; done: Set<string>; results: ResultRecord[]; prices: PriceTable } {
   const { inputs } = options;
+  const prices = options.prices ?? buildPriceTable({ config: inputs.config.pricing });
   if (options.resumeDir) {
     const paths = runPaths(options.resumeDir);
     const manifest = readJsonFile<Manifest>(paths.manifest, 'manifest.json');
@@ -167,12 +174,15 @@ function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPath
       }
     }
     const recovery = recoverLedger(paths);
+    // One run, one price table: the prices it started with (older runs: today's, from now on).
+    const runPrices = manifest.pricing ? fromPricingRecord(manifest.pricing) : prices;
+    manifest.pricing ??= toPricingRecord(runPrices);
     manifest.status = 'running';
     manifest.resumed += 1;
     manifest.updated_at = new Date().toISOString();
     manifest.events.push({ ts: manifest.updated_at, message: `resumed: ${recovery.committed.size} units committed, ${recovery.orphanedCalls} orphaned calls moved to interrupted-calls.jsonl` });
     writeJsonAtomic(paths.manifest, manifest);
-    return { paths, manifest, done: recovery.committed, results: recovery.results };
+    return { paths, manifest, done: recovery.committed, results: recovery.results, prices: runPrices };
   }
   const runId = options.runId ?? newRunId();
   const dir = join(options.outDir ?? 'runs', runId);
@@ -206,9 +216,10 @@ function openRunDir(options: ExecuteRunOptions, units: Unit[]): { paths: RunPath
     warnings: arms.warnings,
     events: [],
     resumed: 0,
+    pricing: toPricingRecord(prices),
   };
   writeJsonAtomic(paths.manifest, manifest);
-  return { paths, manifest, done: new Set(), results: [] };
+  return { paths, manifest, done: new Set(), results: [], prices };
 }
 
 /** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */

@@ -5,6 +5,8 @@
 import { loadConfig, readApiKey } from '../config/index.js';
 import type { SplitName } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
+import { loadPricingFile } from '../config/load-pricing-file.js';
+import { buildPriceTable } from '../pricing/build-table.js';
 import { createProvider } from '../providers/create-provider.js';
 import { executeRun, type ExecuteRunResult } from './execute-run.js';
 import { loadRunInputs } from './inputs.js';
@@ -32,11 +34,15 @@ export interface RunExperimentOptions {
   onStart?: (manifest: Manifest) => void;
   /** See ExecuteRunOptions.keepResults (default true). */
   keepResults?: boolean;
+  /** `--pricing FILE`: prices over the config's and the defaults (a resumed run keeps the prices it started with). */
+  pricingFile?: string;
 }
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
   const config = await loadConfig(options.configPath);
   if (options.concurrency !== undefined) config.concurrency = Math.max(1, options.concurrency);
+  // Read before anything starts: a bad pricing file fails the run before its first call.
+  const prices = buildPriceTable({ config: config.pricing, file: options.pricingFile === undefined ? undefined : { path: options.pricingFile, prices: loadPricingFile(options.pricingFile) } });
   const manifest = options.resumeManifest;
   const split = options.split ?? manifest?.split ?? (config.datasets.val ? 'val' : 'test');
   const inputs = await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false);
@@ -56,6 +62,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
+    prices,
     env,
     secrets: apiKey ? [apiKey] : [],
   });

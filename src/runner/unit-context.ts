@@ -1,6 +1,7 @@
 /** What an executor gets to run one (case, arm, epoch) unit. */
 import type { ExperimentConfig } from '../config/types.js';
 import type { CallRecord, ToolStep } from '../ledger/records.js';
+import type { PriceTable } from '../pricing/price-table.js';
 import type { Provider } from '../providers/spec.js';
 import type { BudgetTracker } from './budget-tracker.js';
 import type { Unit } from './plan.js';
@@ -25,6 +26,8 @@ export interface RunContext {
   onEvent: (message: string) => void;
   /** Called with billed tokens as calls return (live spend per arm). */
   onSpend: (arm: string, tokens: number) => void;
+  /** Prices every call record is costed with (`cost_usd`). */
+  prices: PriceTable;
 }
 
 export interface UnitContext {
