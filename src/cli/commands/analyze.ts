@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { analyzeResults } from '../../analysis/analyze-run.js';
 import { loadRun } from '../../analysis/load-run.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { readSeedLedger } from '../../analysis/seed-ledger.js';
 import { DEFAULTS } from '../../config/index.js';
 import type { GatesConfig } from '../../config/types.js';
@@ -16,7 +17,7 @@ import { EXIT } from '../exit-codes.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
+const USAGE = `isobudget analyze RUN_DIR|ID|latest [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
 isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
 exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
@@ -90,7 +91,7 @@ export const analyzeCommand: CommandSpec = {
     }
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'analyze: pass a RUN_DIR or --ledger FILE.jsonl', { hint: USAGE });
-    const runDir = resolve(io.cwd, dir);
+    const runDir = findRunDir(dir, { cwd: io.cwd });
     // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
     const decided = Object.keys(gates).length === 0;
     const run = loadRun(runDir);

@@ -19,6 +19,7 @@ export const commands: Record<string, CommandSpec> = {
   validate: lazy('check an experiment: config keys, skill files, datasets, split overlap (no model calls)', async () => (await import('./validate.js')).validateCommand),
   schema: lazy('print the JSON Schema of experiment.yaml (for editor completion)', async () => (await import('./schema.js')).schemaCommand),
   doctor: lazy('check the provider config and key env var, make one hello-world call, record its tokens', async () => (await import('./doctor.js')).doctorCommand),
+  runs: lazy('list the runs (id, experiment, status, verdict, cases, tokens, cost, age) or remove one (runs rm ID)', async () => (await import('./runs.js')).runsCommand),
   ledger: lazy('ledger index RUN_DIR (rebuild the SQLite index) | ledger show RUN_DIR (a quick look)', async () => (await import('./ledger.js')).ledgerCommand),
   sim: lazy('sim serve: the embedded simulator as an OpenAI chat/responses + Anthropic messages server', async () => (await import('./sim.js')).simCommand),
   calibrate: lazy('false-promotion rate, power and cases needed for 80% power, by simulating many experiments', async () => (await import('./calibrate.js')).calibrateCommand),

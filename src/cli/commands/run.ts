@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import type { SplitName } from '../../config/types.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
@@ -13,8 +14,9 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report]
-isobudget run --resume RUN_DIR`;
+       [--junit FILE] [--no-report] [--pricing FILE]
+isobudget run --resume RUN_DIR|ID|latest
+  --pricing FILE: model → USD per million tokens (YAML/JSON, like the config's pricing:), over the config and the dated defaults.`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
@@ -33,8 +35,12 @@ export const runCommand: CommandSpec = {
       junit: { type: 'string' },
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      pricing: { type: 'string' },
     }, USAGE);
-    const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
+    if (values.resume !== undefined && values.pricing !== undefined) {
+      throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
+    }
+    const resumeDir = values.resume === undefined ? undefined : findRunDir(values.resume, { cwd: io.cwd, ...(values.out === undefined ? {} : { runsDir: values.out }) });
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'run: missing EXPERIMENT.yaml', { hint: USAGE });
@@ -56,6 +62,7 @@ export const runCommand: CommandSpec = {
       ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
+      ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
       ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true } }),
       onStart: (started) => {
         if (quiet) return;
