@@ -156,3 +156,28 @@ test('a bad price is a usage error naming file, line and key — before any run 
   expect(validate.code).toBe(2);
   expect(validate.stderr).toContain('pricing.sim-small.outptu');
 });
+
+test('analyze --ledger: seed-format rows are priced by their model (defaults, --pricing over them)', async () => {
+  const experiment = writeExperiment({ provider: '{ preset: sim }', cases: 1 });
+  const file = join(experiment.dir, 'ledger.jsonl');
+  const rows: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    rows.push(JSON.stringify({ run_id: 'bf-seed', case_id: `c${i}`, arm: 'baseline_single', n: 1, model: 'gpt-5.4', prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, passed: i < 5 }));
+    rows.push(JSON.stringify({ run_id: 'bf-seed', case_id: `c${i}`, arm: 'candidate_single', n: 1, model: 'house-model', prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, passed: i < 8 }));
+  }
+  writeFileSync(file, `${rows.join('\n')}\n`);
+  const arms = async (...extra: string[]): Promise<ArmJson[]> => {
+    const result = await runCli(['analyze', '--ledger', file, '--json', '--rounds', '200', ...extra]);
+    expect(result.code, result.stderr).toBe(0);
+    return (JSON.parse(result.stdout) as { arms: ArmJson[] }).arms;
+  };
+  // gpt-5.4 at the 2026-12-01 default price: $2.50 in, $15 out per million.
+  const defaults = await arms();
+  expect(defaults.find((a) => a.arm === 'baseline_single')?.costUsd).toBeCloseTo(10 * (1000 * 2.5 + 100 * 15) / 1e6, 12);
+  expect(defaults.find((a) => a.arm === 'candidate_single')?.costUsd).toBeNull();
+  const prices = join(experiment.dir, 'prices.yaml');
+  writeFileSync(prices, 'house-model: { input: 1, output: 2 }\n');
+  const priced = await arms('--pricing', prices);
+  expect(priced.find((a) => a.arm === 'candidate_single')?.costUsd).toBeCloseTo(10 * (1000 + 200) / 1e6, 12);
+  expect(priced.find((a) => a.arm === 'candidate_single')?.costPerSuccessUsd).toBeCloseTo(10 * (1000 + 200) / 1e6 / 8, 12);
+});
