@@ -41,3 +41,6 @@ export { compareRuns } from './compare/compare-runs.js';
 export { assignCanary } from './canary/assign.js';
 export { analyzeCanary } from './canary/analyze.js';
 export { auditLedgers } from './audit/audit.js';
+export { buildPriceTable, callCostUsd, defaultPriceTable, DEFAULT_PRICES, DEFAULT_PRICES_DATE, findPrice, formatUsd } from './pricing/index.js';
+export type { ModelPrice, PriceTable, PricingRecord } from './pricing/index.js';
+export { findRunDir } from './ledger/find-run.js';
