@@ -55,3 +55,6 @@ export type { EvolveOptions, EvolveResult } from './evolve/loop.js';
 export type { LineageEntry } from './evolve/types.js';
 export type { EvolveSummary } from './evolve/summary.js';
 export { addFailures } from './datasets/failures/add-failures.js';
+export { buildPriceTable, callCostUsd, defaultPriceTable, DEFAULT_PRICES, DEFAULT_PRICES_DATE, findPrice, formatUsd } from './pricing/index.js';
+export type { ModelPrice, PriceTable, PricingRecord } from './pricing/index.js';
+export { findRunDir } from './ledger/find-run.js';

@@ -29,6 +29,18 @@ export interface ArmMetrics {
   /** Σ tokens / Σ successes, failed cases' tokens included (tokens). */
   tokensPerSuccess: number | undefined;
   meanOutputTokens: number | undefined;
+  /**
+   * Money beside the tokens (USD), for what `total_tokens` counts: Σ cost_usd over the units
+   * with a known cost; null when none has one (no price for the model, or a ledger from
+   * before prices). Budgets stay in tokens: this is reported, never gated on.
+   */
+  costUsd: number | null;
+  /** Mean cost per unit over units with a known cost (USD). */
+  costPerCaseUsd: number | null;
+  /** Σ cost / Σ successes over units with a known cost, failed units' cost included (USD). */
+  costPerSuccessUsd: number | null;
+  /** Units whose cost is unknown: `costUsd` leaves them out (it is then a lower bound). */
+  unitsMissingCost: number;
   latencyP50Ms: number | undefined;
   latencyP95Ms: number | undefined;
   /** Fraction of paths that ended budget_exhausted. */
@@ -65,6 +77,9 @@ function metricsOf(records: ResultRecord[], budget: number | undefined): ArmMetr
   const tokens = known.reduce((acc, r) => acc + (r.total_tokens ?? 0), 0);
   const successes = known.filter((r) => r.passed).length;
   const output = records.filter((r) => r.completion_tokens !== undefined);
+  const priced = records.filter((r) => typeof r.cost_usd === 'number');
+  const cost = priced.reduce((acc, r) => acc + (r.cost_usd ?? 0), 0);
+  const pricedSuccesses = priced.filter((r) => r.passed).length;
   const latencies = records.map((r) => r.latency_ms);
   const paths = records.reduce((acc, r) => acc + r.paths.length, 0);
   const exhausted = records.reduce((acc, r) => acc + r.paths.filter((p) => p.finish_reason === 'budget_exhausted').length, 0);
@@ -81,6 +96,10 @@ function metricsOf(records: ResultRecord[], budget: number | undefined): ArmMetr
     meanTokensPerCase: known.length === 0 ? undefined : tokens / known.length,
     tokensPerSuccess: successes === 0 ? undefined : tokens / successes,
     meanOutputTokens: output.length === 0 ? undefined : output.reduce((acc, r) => acc + (r.completion_tokens ?? 0), 0) / output.length,
+    costUsd: priced.length === 0 ? null : cost,
+    costPerCaseUsd: priced.length === 0 ? null : cost / priced.length,
+    costPerSuccessUsd: pricedSuccesses === 0 ? null : cost / pricedSuccesses,
+    unitsMissingCost: units - priced.length,
     latencyP50Ms: latencies.length === 0 ? undefined : quantile(latencies, 0.5),
     latencyP95Ms: latencies.length === 0 ? undefined : quantile(latencies, 0.95),
     budgetExhaustedRate: paths === 0 ? 0 : exhausted / paths,

@@ -20,6 +20,8 @@ import { isUtf8 } from 'node:buffer';
 import { firstInvalidUtf8, openInputFile } from '../core/input-file.js';
 import { jsonErrorText } from '../core/json-error.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
+import { callCostUsd } from '../pricing/call-cost.js';
+import type { PriceTable } from '../pricing/price-table.js';
 
 const ARM = /^(baseline|candidate)_(single|best_of_(\d+))$/;
 
@@ -39,6 +41,9 @@ interface SeedRow {
   selected?: unknown;
   split?: unknown;
   budget?: unknown;
+  model?: unknown;
+  cached_tokens?: unknown;
+  cost_usd?: unknown;
 }
 
 interface Group {
@@ -53,9 +58,12 @@ interface Group {
   missing: number;
   latency: number;
   judge: number | undefined;
+  /** USD over the rows; null once a row has neither a `cost_usd` nor a price for its model. */
+  cost: number | null;
 }
 
-export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
+/** `prices`: costs rows that carry no `cost_usd` from their `model` and token counts. */
+export async function readSeedLedger(file: string, prices?: PriceTable): Promise<ResultRecord[]> {
   const groups: Groups = { byArm: new Map(), order: [] };
   let line = 0;
   const errors: IsobudgetError[] = [];
@@ -82,7 +90,7 @@ export async function readSeedLedger(file: string): Promise<ResultRecord[]> {
       if (errors.length >= 20) break rows;
       continue;
     }
-    add(groups, row);
+    add(groups, row, prices);
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new IsobudgetErrors(errors);
   if (groups.order.length === 0) throw new IsobudgetError('ledger_empty', 'the ledger has no rows', { location: { file } });
@@ -207,7 +215,7 @@ interface Groups {
   order: Group[];
 }
 
-function add(groups: Groups, row: SeedRow): void {
+function add(groups: Groups, row: SeedRow, prices: PriceTable | undefined): void {
   const arm = row.arm as string;
   const epoch = typeof row.epoch === 'number' ? row.epoch : 0;
   const caseId = String(row.case_id);
@@ -221,7 +229,7 @@ function add(groups: Groups, row: SeedRow): void {
     const n = match[3] === undefined ? 1 : Number(match[3]);
     group = {
       first: { run_id: typeof row.run_id === 'string' ? row.run_id : 'external', case_id: caseId, arm, variant: match[1] as 'baseline' | 'candidate', n, epoch, category: typeof row.category === 'string' ? row.category : undefined, split },
-      rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined,
+      rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined, cost: 0,
     };
     cases.set(caseId, group);
     groups.order.push(group);
@@ -238,6 +246,16 @@ function add(groups: Groups, row: SeedRow): void {
   group.completion = group.completion === undefined || typeof row.completion_tokens !== 'number' ? undefined : group.completion + row.completion_tokens;
   if (typeof row.latency_ms === 'number') group.latency = Math.max(group.latency, row.latency_ms);
   if (typeof row.judge_score === 'number') group.judge = row.judge_score;
+  const cost = rowCost(row, prices);
+  group.cost = group.cost === null || cost === null ? null : group.cost + cost;
+}
+
+/** The row's own `cost_usd`, else its model's price × its tokens; null when neither is known. */
+function rowCost(row: SeedRow, prices: PriceTable | undefined): number | null {
+  if (typeof row.cost_usd === 'number' && Number.isFinite(row.cost_usd) && row.cost_usd >= 0) return row.cost_usd;
+  if (!prices || typeof row.model !== 'string') return null;
+  const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+  return callCostUsd({ model: row.model, prompt_tokens: count(row.prompt_tokens), cached_tokens: count(row.cached_tokens), completion_tokens: count(row.completion_tokens) }, prices);
 }
 
 function toResult(group: Group, budget: number): ResultRecord {
@@ -255,6 +273,7 @@ function toResult(group: Group, budget: number): ResultRecord {
     prompt_tokens: group.prompt,
     completion_tokens: group.completion,
     total_tokens: group.tokens,
+    cost_usd: group.cost,
     calls_missing_usage: group.missing,
     calls: group.rows,
     retries: 0,

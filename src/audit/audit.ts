@@ -39,6 +39,12 @@ export interface PeriodRow {
   /** n=1 run tasks at the reference budget with an outcome (the pass@1 sample). */
   passTasks: number;
   values: Record<AuditMetric, number | undefined>;
+  /** Money beside the tokens (USD): Σ over the tasks with a known cost; null when none has one. */
+  costUsd: number | null;
+  /** Mean cost of a priced task (USD). */
+  costPerTaskUsd: number | null;
+  /** Tasks with a known cost (the rest had no price or no usage). */
+  tasksPriced: number;
 }
 
 export interface MetricTrend {
@@ -95,6 +101,7 @@ export function auditLedgers(data: AuditData, options: AuditSettings): AuditResu
     const known = r.tasks.filter((t) => t.tokens !== undefined);
     const pass = r.tasks.filter((t) => t.source === 'run' && t.n === 1 && t.split !== 'regression' && t.passed !== undefined && t.budget === budget);
     const mean = (values: number[]): number | undefined => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined);
+    const priced = r.tasks.filter((t) => t.costUsd !== undefined).map((t) => t.costUsd ?? 0);
     return {
       period: r.period,
       tasks: r.tasks.length,
@@ -107,6 +114,9 @@ export function auditLedgers(data: AuditData, options: AuditSettings): AuditResu
         retries_per_task: mean(r.tasks.map((t) => t.retries)),
         pass_at_1: mean(pass.map((t) => (t.passed ? 1 : 0))),
       },
+      costUsd: priced.length ? priced.reduce((a, b) => a + b, 0) : null,
+      costPerTaskUsd: mean(priced) ?? null,
+      tasksPriced: priced.length,
     };
   });
   const trends = Object.fromEntries((Object.keys(METRIC_TITLES) as AuditMetric[]).map((m) => [m, trendOf(m, periods, settings)])) as Record<AuditMetric, MetricTrend>;

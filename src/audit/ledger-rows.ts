@@ -17,6 +17,8 @@ export interface AuditTask {
   passed: boolean | undefined;
   budget: number | undefined;
   split: string;
+  /** USD the task cost; undefined when some call had no price or no usage (never counted as 0). */
+  costUsd: number | undefined;
 }
 
 /** One model call that produced outputs (role generate, or gateway). */

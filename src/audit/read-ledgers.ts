@@ -7,6 +7,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonl } from '../ledger/jsonl-reader.js';
 import type { CallRecord, ResultRecord } from '../ledger/records.js';
+import { callCostUsd } from '../pricing/call-cost.js';
+import type { PriceTable } from '../pricing/price-table.js';
 import type { AuditCall, AuditData, AuditTask } from './ledger-rows.js';
 
 export interface ReadLedgersOptions {
@@ -15,6 +17,8 @@ export interface ReadLedgersOptions {
   /** Window [since, until] in ms. */
   since: number;
   until: number;
+  /** Costs gateway calls that carry no `cost_usd` (a recorded cost is kept). */
+  prices?: PriceTable;
 }
 
 export function readLedgers(options: ReadLedgersOptions): AuditData {
@@ -55,10 +59,12 @@ export function readLedgers(options: ReadLedgersOptions): AuditData {
         const key = `${c.run_id}\u0000${c.case_id}\u0000${c.arm}\u0000${c.epoch ?? 0}`;
         const task = groups.get(key);
         const retried = c.attempt > 1 ? 1 : 0;
-        if (!task) groups.set(key, { time, source: 'gateway', tokens: c.total_tokens, n: c.n ?? 1, retries: retried, passed: undefined, budget: undefined, split: c.split ?? 'val' });
+        const cost = callCost(c, options.prices);
+        if (!task) groups.set(key, { time, source: 'gateway', tokens: c.total_tokens, n: c.n ?? 1, retries: retried, passed: undefined, budget: undefined, split: c.split ?? 'val', costUsd: cost });
         else {
           task.time = Math.min(task.time, time);
           task.tokens = task.tokens === undefined || c.total_tokens === undefined ? undefined : task.tokens + c.total_tokens;
+          task.costUsd = task.costUsd === undefined || cost === undefined ? undefined : task.costUsd + cost;
           task.retries += retried;
           task.n = Math.max(task.n, c.n ?? 1);
         }
@@ -70,7 +76,15 @@ export function readLedgers(options: ReadLedgersOptions): AuditData {
 }
 
 function taskOfResult(r: ResultRecord, time: number): AuditTask {
-  return { time, source: 'run', tokens: r.total_tokens, n: r.n, retries: r.retries, passed: r.passed, budget: r.budget, split: r.split };
+  return { time, source: 'run', tokens: r.total_tokens, n: r.n, retries: r.retries, passed: r.passed, budget: r.budget, split: r.split, costUsd: typeof r.cost_usd === 'number' ? r.cost_usd : undefined };
+}
+
+/** A failed call with no usage cost nothing known to be billed: 0; a call with usage and no price: unknown. */
+function callCost(c: CallRecord, prices: PriceTable | undefined): number | undefined {
+  if (typeof c.cost_usd === 'number') return c.cost_usd;
+  if (c.total_tokens === undefined && !c.usage_missing) return 0;
+  const priced = prices ? callCostUsd(c, prices) : null;
+  return priced ?? undefined;
 }
 
 function callRow(c: CallRecord, time: number): AuditCall {

@@ -1,4 +1,5 @@
 /** The direction audit as terminal text, pure. */
+import { formatUsd } from '../pricing/format-usd.js';
 import { COST_METRICS, METRIC_TITLES, type AuditMetric, type AuditResult, type MetricTrend } from './audit.js';
 
 export function formatMetric(metric: AuditMetric, value: number | undefined): string {
@@ -21,8 +22,14 @@ export function renderAuditText(a: AuditResult): string {
     `same-budget pass@1: n=1 run tasks at B=${a.budget === undefined ? '?' : a.budget.toLocaleString('en-US')}${a.sources.tasksMissingTokens ? `; ${a.sources.tasksMissingTokens} tasks lacked usage and are left out of tokens per task` : ''}`,
     '',
   ];
-  const header = ['period', 'tasks', 'output length', 'tokens/task', 'Best-of-N', 'retries/task', 'pass@1', 'pass@1 tasks'];
-  const rows = a.periods.map((p) => [p.period.key, p.tasks.toLocaleString('en-US'), ...metrics.map((m) => formatMetric(m, p.values[m])), p.passTasks.toLocaleString('en-US')]);
+  // Money beside the tokens, when some task has a price; `≥` when some tasks of the period have none.
+  const priced = a.periods.some((p) => p.costUsd !== null);
+  const money = (p: AuditResult['periods'][number]): string[] => (priced ? [`${p.costUsd !== null && p.tasksPriced < p.tasks ? '≥' : ''}${formatUsd(p.costUsd)}`, formatUsd(p.costPerTaskUsd)] : []);
+  const header = ['period', 'tasks', 'output length', 'tokens/task', ...(priced ? ['cost', 'cost/task'] : []), 'Best-of-N', 'retries/task', 'pass@1', 'pass@1 tasks'];
+  const rows = a.periods.map((p) => {
+    const values = metrics.map((m) => formatMetric(m, p.values[m]));
+    return [p.period.key, p.tasks.toLocaleString('en-US'), ...values.slice(0, 2), ...money(p), ...values.slice(2), p.passTasks.toLocaleString('en-US')];
+  });
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');

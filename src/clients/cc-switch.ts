@@ -1,10 +1,11 @@
 /**
- * CC Switch provider: the seed's three fields, `{ provider, baseUrl, apiKey }` — CC Switch
- * switches the Claude Code side, so baseUrl is an Anthropic-style base URL. Full CC Switch
- * exports (`settingsConfig.env`, a `providers` map) are linted with the Claude Code rules.
- * Build and lint, pure.
+ * CC Switch provider in the seed's three fields, `{ provider, baseUrl, apiKey }`
+ * (`clients write cc-switch --format seed`) — a note for a human: the app itself imports
+ * providers through its deep link (cc-switch-link.ts). baseUrl is the Claude side's,
+ * an Anthropic-style base URL. Full CC Switch exports (`settingsConfig.env`, a `providers`
+ * map) are linted with the Claude Code rules. Build and lint, pure.
  */
-import { endsWithV1, hasDoubledV1, isHttpUrl } from './base-url.js';
+import { credentialInUrl, endsWithV1, hasDoubledV1, isHttpUrl, shownUrl } from './base-url.js';
 import { isObject, lintClaudeEnv } from './claude-code.js';
 import type { Finding } from './finding.js';
 import { isEnvReference, isPlaceholder, lineOf } from './secrets.js';
@@ -35,8 +36,10 @@ function lintEntry(entry: unknown, text: string, where: string): Finding[] {
   }
   const base = entry['baseUrl'];
   if (typeof base === 'string' && base !== '') {
-    if (!isHttpUrl(base)) add('bad-base-url', 'error', `baseUrl '${base}' is not an http(s) URL`, 'e.g. https://taotoken.net/api', '"baseUrl"');
-    else if (hasDoubledV1(base) || endsWithV1(base)) add('doubled-v1', 'error', `baseUrl '${base}' ends in /v1: Claude Code appends /v1/messages itself`, 'drop the trailing /v1', '"baseUrl"');
+    const credential = credentialInUrl(base);
+    if (credential) add('key-in-url', 'error', `baseUrl carries a credential in ${credential}`, 'the key belongs in apiKey; keep baseUrl bare', '"baseUrl"');
+    if (!isHttpUrl(base)) add('bad-base-url', 'error', `baseUrl '${shownUrl(base)}' is not an http(s) URL`, 'e.g. https://taotoken.net/api', '"baseUrl"');
+    else if (hasDoubledV1(base) || endsWithV1(base)) add('doubled-v1', 'error', `baseUrl '${shownUrl(base)}' ends in /v1: Claude Code appends /v1/messages itself`, 'drop the trailing /v1', '"baseUrl"');
   }
   const key = entry['apiKey'];
   if (typeof key === 'string') {
@@ -45,7 +48,7 @@ function lintEntry(entry: unknown, text: string, where: string): Finding[] {
   }
   const json = JSON.stringify(entry);
   for (const name of new Set(json.match(/(OPENAI|CODEX)_[A-Z0-9_]+/g) ?? [])) {
-    add('openai-var-in-claude', 'error', `${where} mentions ${name}: CC Switch switches Claude Code, not Codex`, 'keep Codex in ~/.codex/config.toml; do not use CC Switch to edit it', name);
+    add('openai-var-in-claude', 'error', `${where} mentions ${name}: this is a Claude Code provider, and Claude Code reads no OpenAI/Codex variables`, 'for Codex, write its own provider: `isobudget clients write cc-switch --app codex` (or clients write codex)', name);
   }
   return findings;
 }

@@ -3,7 +3,7 @@
  * ANTHROPIC_AUTH_TOKEN (sent as `Authorization: Bearer`) or ANTHROPIC_API_KEY (sent as
  * `x-api-key`; with both set Claude Code sends both headers). Build and lint, pure.
  */
-import { endsWithV1, hasDoubledV1, isHttpUrl } from './base-url.js';
+import { credentialInUrl, endsWithV1, hasDoubledV1, isHttpUrl, shownUrl } from './base-url.js';
 import type { Finding } from './finding.js';
 import { containsSecret, isEnvReference, isPlaceholder, lineOf, looksLikeSecret } from './secrets.js';
 
@@ -37,15 +37,21 @@ export function lintClaudeEnv(env: Record<string, unknown>, text: string, where 
   }
   const base = env['ANTHROPIC_BASE_URL'];
   if (typeof base === 'string') {
-    if (!isHttpUrl(base)) add('bad-base-url', 'error', `ANTHROPIC_BASE_URL '${base}' is not an http(s) URL`, 'e.g. https://api.anthropic.com or http://127.0.0.1:8788', '"ANTHROPIC_BASE_URL"');
-    else if (hasDoubledV1(base) || endsWithV1(base)) add('doubled-v1', 'error', `ANTHROPIC_BASE_URL '${base}' ends in /v1: Claude Code appends /v1/messages itself, so requests go to …/v1/v1/messages`, 'drop the trailing /v1', '"ANTHROPIC_BASE_URL"');
+    const credential = credentialInUrl(base);
+    if (credential) add('key-in-url', 'error', `ANTHROPIC_BASE_URL carries a credential in ${credential}`, 'keep the key in ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY and the base URL bare', '"ANTHROPIC_BASE_URL"');
+    if (!isHttpUrl(base)) add('bad-base-url', 'error', `ANTHROPIC_BASE_URL '${shownUrl(base)}' is not an http(s) URL`, 'e.g. https://api.anthropic.com or http://127.0.0.1:8788', '"ANTHROPIC_BASE_URL"');
+    else if (hasDoubledV1(base) || endsWithV1(base)) add('doubled-v1', 'error', `ANTHROPIC_BASE_URL '${shownUrl(base)}' ends in /v1: Claude Code appends /v1/messages itself, so requests go to …/v1/v1/messages`, 'drop the trailing /v1', '"ANTHROPIC_BASE_URL"');
+    else if (isAnthropicApiHost(base) && set.length === 1 && set[0] === 'ANTHROPIC_AUTH_TOKEN') {
+      add('auth-token-for-anthropic-api', 'warning', `${where} sends the key to api.anthropic.com as ANTHROPIC_AUTH_TOKEN (Authorization: Bearer); the Anthropic API takes API keys as x-api-key`, 'use ANTHROPIC_API_KEY for api.anthropic.com (keep ANTHROPIC_AUTH_TOKEN for gateways, proxies and OAuth tokens)', '"ANTHROPIC_AUTH_TOKEN"');
+    }
   }
   for (const [name, value] of Object.entries(env)) {
     if (typeof value !== 'string') continue;
     if ((AUTH_VARS as readonly string[]).includes(name)) {
       if (isPlaceholder(value)) add('placeholder-key', 'warning', `${name} is still the placeholder '${value}'`, 'put the key here (or export it in the shell and delete this line)', `"${name}"`);
       else if (isEnvReference(value)) add('env-reference-not-expanded', 'warning', `${name} is '${value}': settings.json env values are literal, the reference is sent as the key`, 'write the key itself here (keep the file private), or delete the line and export the variable in the shell', `"${name}"`);
-    } else if (containsSecret(value) || (looksLikeSecret(value) && name !== 'ANTHROPIC_MODEL')) {
+    } else if (name !== 'ANTHROPIC_BASE_URL' && (isHttpUrl(value) ? credentialInUrl(value) !== undefined : containsSecret(value) || (looksLikeSecret(value) && name !== 'ANTHROPIC_MODEL'))) {
+      // A URL is judged by its user info and query (a path like /v1beta/openai is no key); ANTHROPIC_BASE_URL has key-in-url.
       add('key-in-clear', 'error', `${name} carries what looks like a key pasted in clear`, 'credentials belong in ANTHROPIC_AUTH_TOKEN / ANTHROPIC_API_KEY (or an apiKeyHelper command), not in other variables', `"${name}"`);
     }
   }
@@ -58,6 +64,20 @@ export function lintClaudeSettings(settings: unknown, text: string): Finding[] {
   if (env === undefined) return [{ rule: 'no-env', severity: 'warning', message: 'no `env` block: Claude Code will use its default endpoint and login', hint: 'add "env": { "ANTHROPIC_BASE_URL": "…", "ANTHROPIC_AUTH_TOKEN": "…" }', line: 1 }];
   if (!isObject(env)) return [{ rule: 'bad-env', severity: 'error', message: '`env` must be an object of string values', hint: 'e.g. "env": { "ANTHROPIC_BASE_URL": "https://…" }', line: lineOf(text, '"env"') }];
   return lintClaudeEnv(env, text);
+}
+
+/** The Anthropic API itself, where API keys go in x-api-key (ANTHROPIC_API_KEY), not Bearer. */
+export function isAnthropicApiHost(url: string): boolean {
+  try {
+    return new URL(url).hostname.toLowerCase() === 'api.anthropic.com';
+  } catch {
+    return false;
+  }
+}
+
+/** ANTHROPIC_API_KEY for the Anthropic API itself, ANTHROPIC_AUTH_TOKEN (Bearer) for gateways and proxies. */
+export function defaultAuthVar(baseUrl: string): ClaudeAuthVar {
+  return isAnthropicApiHost(baseUrl) ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@
  * `wire_api = "responses"` — current Codex refuses "chat" at start-up. Build and lint, pure.
  */
 import { parse } from 'smol-toml';
-import { hasDoubledV1, isHttpUrl } from './base-url.js';
+import { credentialInUrl, hasDoubledV1, hasVersionSegment, isCredentialParam, isHttpUrl, shownUrl } from './base-url.js';
 import { isObject } from './claude-code.js';
 import type { Finding } from './finding.js';
 import { containsSecret, isEnvName, lineOf, looksLikeSecret } from './secrets.js';
@@ -41,11 +41,14 @@ export function lintCodexText(text: string): Finding[] {
   const add = (rule: string, severity: Finding['severity'], message: string, hint: string, needle: string): void => {
     findings.push({ rule, severity, message, hint, line: lineOf(text, needle) });
   };
-  for (const name of new Set(text.match(/ANTHROPIC_[A-Z0-9_]+/g) ?? [])) {
-    add('anthropic-var-in-codex', 'error', `${name} appears in a Codex config`, 'Codex speaks the OpenAI Responses API and never reads ANTHROPIC_* variables; give it its own env_key (e.g. OPENAI_API_KEY)', name);
-  }
   const root = isObject(config) ? config : {};
   const providers = isObject(root['model_providers']) ? root['model_providers'] : {};
+  // Codex reads whatever variable env_key names — an ANTHROPIC_* one included.
+  const envKeys = new Set(Object.values(providers).flatMap((table) => (isObject(table) && typeof table['env_key'] === 'string' ? [table['env_key']] : [])));
+  for (const name of new Set(text.match(/ANTHROPIC_[A-Z0-9_]+/g) ?? [])) {
+    if (envKeys.has(name)) add('anthropic-var-in-codex', 'error', `env_key = "${name}": Codex sends the value of that variable as its OpenAI bearer key — Claude Code's Anthropic credential, so one variable now drives two tools and switching one switches (or breaks) the other`, 'give Codex its own variable, e.g. env_key = "OPENAI_API_KEY" (or the provider\'s, e.g. TAOTOKEN_API_KEY)', name);
+    else add('anthropic-var-in-codex', 'error', `${name} appears in a Codex config: Codex takes its endpoint from base_url and its key from the variable env_key names, so this setting does not configure Codex's model calls (it only reaches the commands Codex runs)`, 'remove it; point base_url and env_key at the provider instead', name);
+  }
   const selected = root['model_provider'];
   if (typeof selected === 'string' && !BUILTIN_PROVIDERS.has(selected) && providers[selected] === undefined) {
     add('unknown-model-provider', 'error', `model_provider = "${selected}" but there is no [model_providers.${selected}]`, `add a [model_providers.${selected}] table, or pick one of the defined providers`, 'model_provider');
@@ -61,8 +64,15 @@ export function lintCodexText(text: string): Finding[] {
     else if (wire === undefined) add('wire-api-missing', 'warning', `${header} does not set wire_api`, 'set wire_api = "responses" explicitly', header);
     const base = table['base_url'];
     if (typeof base === 'string') {
-      if (!isHttpUrl(base)) add('bad-base-url', 'error', `${header} base_url '${base}' is not an http(s) URL`, 'e.g. base_url = "https://api.openai.com/v1"', base);
-      else if (hasDoubledV1(base)) add('doubled-v1', 'error', `${header} base_url '${base}' has a doubled /v1`, 'keep one /v1: Codex appends /responses to base_url', base);
+      const credential = credentialInUrl(base);
+      if (credential) add('key-in-url', 'error', `${header} base_url carries a credential in ${credential}: Codex prints base_url in its error output`, 'keep the key in the environment: env_key = "VAR_NAME", and a bare base_url', base);
+      if (!isHttpUrl(base)) add('bad-base-url', 'error', `${header} base_url '${shownUrl(base)}' is not an http(s) URL`, 'e.g. base_url = "https://api.openai.com/v1"', base);
+      else if (hasDoubledV1(base)) add('doubled-v1', 'error', `${header} base_url '${shownUrl(base)}' has a doubled /v1`, 'keep one /v1: Codex appends /responses to base_url', base);
+      else if (!hasVersionSegment(base)) add('codex-base-url-no-v1', 'error', `${header} base_url '${shownUrl(base)}' has no /v1: Codex appends /responses, the server answers 404, and Codex retries six times before it gives up`, 'end base_url with /v1, e.g. base_url = "https://api.example.com/v1"', base);
+    }
+    const query = isObject(table['query_params']) ? table['query_params'] : {};
+    for (const [name, value] of Object.entries(query)) {
+      if (isCredentialParam(name, value)) add('key-in-url', 'error', `${header} query_params.${name} carries a credential in clear: it is sent in every request URL, and Codex prints that URL in its error output`, 'keep keys in env_key (or env_http_headers); query_params are for things like api-version', 'query_params');
     }
     const envKey = table['env_key'];
     if (typeof envKey === 'string' && (!isEnvName(envKey) || looksLikeSecret(envKey))) {
@@ -79,6 +89,10 @@ export function lintCodexText(text: string): Finding[] {
     }
   }
   const top = root['openai_base_url'];
-  if (typeof top === 'string' && hasDoubledV1(top)) add('doubled-v1', 'error', `openai_base_url '${top}' has a doubled /v1`, 'keep one /v1', 'openai_base_url');
+  if (typeof top === 'string') {
+    if (credentialInUrl(top)) add('key-in-url', 'error', `openai_base_url carries a credential in ${credentialInUrl(top) ?? ''}`, 'keep the key in OPENAI_API_KEY and the base URL bare', 'openai_base_url');
+    if (hasDoubledV1(top)) add('doubled-v1', 'error', `openai_base_url '${shownUrl(top)}' has a doubled /v1`, 'keep one /v1', 'openai_base_url');
+    else if (isHttpUrl(top) && !hasVersionSegment(top)) add('codex-base-url-no-v1', 'error', `openai_base_url '${shownUrl(top)}' has no /v1: Codex appends /responses and gets 404`, 'end it with /v1', 'openai_base_url');
+  }
   return findings;
 }

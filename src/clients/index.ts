@@ -1,5 +1,6 @@
 /** Client configs (Claude Code, Codex, CC Switch): write them for a target, lint them. */
-export { renderClientConfig, KEY_PLACEHOLDER, type RenderRequest, type Rendered } from './render.js';
+export { renderClientConfig, KEY_PLACEHOLDER, type CcSwitchFormat, type RenderRequest, type Rendered } from './render.js';
+export { buildCcSwitchLink, isCcSwitchLink, parseCcSwitchLink, type CcSwitchApp } from './cc-switch-link.js';
 export { lintText, detectKind } from './lint.js';
 export { resolveTarget, type ClientTarget, type TargetChoice } from './target.js';
 export { writeWithBackup } from './write-file.js';

@@ -2,11 +2,14 @@
 import { basename, extname } from 'node:path';
 import { isObject, lintClaudeSettings } from './claude-code.js';
 import { lintCcSwitch } from './cc-switch.js';
+import { isCcSwitchLink } from './cc-switch-link.js';
+import { lintCcSwitchLink } from './cc-switch-link-lint.js';
 import { lintCodexText } from './codex.js';
 import type { ClientKind, Finding } from './finding.js';
 
-/** TOML is Codex; JSON with `env` (or settings-only keys) is Claude Code; the seed's three fields are CC Switch. */
+/** TOML is Codex; JSON with `env` (or settings-only keys) is Claude Code; a ccswitch:// link or the seed's three fields are CC Switch. */
 export function detectKind(file: string, text: string): ClientKind | undefined {
+  if (isCcSwitchLink(text)) return 'cc-switch';
   if (extname(file) === '.toml') return 'codex';
   let value: unknown;
   try {
@@ -28,6 +31,7 @@ export function lintText(file: string, text: string, kind: ClientKind | undefine
     return { kind, findings: [{ rule: 'unknown-kind', severity: 'error', message: 'cannot tell which client this file configures', hint: 'pass --kind claude-code|codex|cc-switch', line: undefined }] };
   }
   if (kind === 'codex') return { kind, findings: lintCodexText(text) };
+  if (kind === 'cc-switch' && isCcSwitchLink(text)) return { kind, findings: lintCcSwitchLink(text) };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -12,10 +12,10 @@ const FILES: Record<ClientKind, string> = { 'claude-code': 'settings.json', code
 const KEY = 'ibk-0a1b2c3d4e5f-QWERTYqwerty0123456789abcdefgh';
 
 describe('clients write', () => {
-  test.each(['claude-code', 'codex', 'cc-switch'] as const)('%s for the gateway and for TaoToken: parses, and passes the lint', (client) => {
+  test.each(['claude-code', 'codex', 'cc-switch'] as const)('%s for the gateway and for TaoToken: parses, and passes the lint (CC Switch in the seed format)', (client) => {
     for (const target of [gateway, taotoken]) {
       for (const keyValue of [undefined, KEY]) {
-        const rendered = renderClientConfig({ client, target, authVar: 'ANTHROPIC_AUTH_TOKEN', model: 'gpt-5-codex', keyValue, existing: undefined });
+        const rendered = renderClientConfig({ client, target, authVar: 'ANTHROPIC_AUTH_TOKEN', model: 'gpt-5-codex', keyValue, existing: undefined, format: 'seed' });
         const parsed: unknown = client === 'codex' ? parse(rendered.text) : JSON.parse(rendered.text);
         expect(parsed).toBeTypeOf('object');
         const findings = lintText(FILES[client], rendered.text, client).findings;
@@ -32,7 +32,7 @@ describe('clients write', () => {
     expect(claude).toEqual({ env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:8788', ANTHROPIC_AUTH_TOKEN: KEY_PLACEHOLDER } });
     const codex = parse(renderClientConfig({ client: 'codex', target: gateway, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: KEY, existing: undefined }).text);
     expect(codex).toEqual({ model_provider: 'isobudget', model_providers: { isobudget: { name: 'isobudget gateway', base_url: 'http://127.0.0.1:8788/v1', env_key: 'ISOBUDGET_API_KEY', wire_api: 'responses' } } });
-    const cc = JSON.parse(renderClientConfig({ client: 'cc-switch', target: taotoken, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing: undefined }).text);
+    const cc = JSON.parse(renderClientConfig({ client: 'cc-switch', target: taotoken, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing: undefined, format: 'seed' }).text);
     expect(cc).toEqual({ provider: 'TaoToken', baseUrl: 'https://taotoken.net/api', apiKey: KEY_PLACEHOLDER });
   });
 
@@ -41,6 +41,7 @@ describe('clients write', () => {
       const unasked = renderClientConfig({ client, target: gateway, authVar: 'ANTHROPIC_API_KEY', model: undefined, keyValue: undefined, existing: undefined });
       expect(unasked.containsKey).toBe(false);
       const asked = renderClientConfig({ client, target: gateway, authVar: 'ANTHROPIC_API_KEY', model: undefined, keyValue: KEY, existing: undefined });
+      if (client === 'cc-switch') expect(asked.text).toContain(`&apiKey=${KEY}`);
       expect(asked.text.includes(KEY)).toBe(client !== 'codex');
       expect(asked.containsKey).toBe(client !== 'codex');
     }
@@ -63,7 +64,7 @@ describe('clients write', () => {
     expect(() => resolveTarget({})).toThrow(IsobudgetError);
     expect(() => resolveTarget({ gateway: 'http://x', provider: 'openai' })).toThrow(IsobudgetError);
     expect(() => resolveTarget({ provider: 'nope' })).toThrow(/unknown provider/);
-    expect(resolveTarget({ provider: 'openai' })).toMatchObject({ anthropicBaseUrl: 'https://api.openai.com', openaiBaseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' });
-    expect(resolveTarget({ baseUrl: 'https://llm.example/api/', name: 'Mine', keyEnv: 'MINE_KEY', id: 'mine' })).toMatchObject({ name: 'Mine', id: 'mine', anthropicBaseUrl: 'https://llm.example/api', keyEnv: 'MINE_KEY' });
+    expect(resolveTarget({ provider: 'openai' })).toMatchObject({ anthropic: { unsupported: expect.stringContaining('no Anthropic Messages API') }, openai: { url: 'https://api.openai.com/v1' }, keyEnv: 'OPENAI_API_KEY' });
+    expect(resolveTarget({ baseUrl: 'https://llm.example/api/', name: 'Mine', keyEnv: 'MINE_KEY', id: 'mine' })).toMatchObject({ name: 'Mine', id: 'mine', anthropic: { url: 'https://llm.example/api' }, openai: { url: 'https://llm.example/api/v1' }, keyEnv: 'MINE_KEY' });
   });
 });

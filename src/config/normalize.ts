@@ -8,6 +8,7 @@ import { DEFAULTS } from './defaults.js';
 import { normalizeAgentExecutor } from './normalize-agent.js';
 import { normalizeCommandExecutor } from './normalize-command.js';
 import { normalizeEvolve, normalizeRefresh } from './normalize-evolve.js';
+import { normalizePricing } from './normalize-pricing.js';
 import type { ConfigFileAccess } from './file-access.js';
 import type { ConfigProblem } from './problem.js';
 import { PRESETS } from './presets.js';
@@ -217,6 +218,7 @@ export function normalizeConfig(
     retries: retries(raw.retries),
     nMode: raw.n_mode ?? DEFAULTS.nMode,
     ...(raw.sequential === undefined ? {} : { sequential: sequentialConfig(raw.sequential) }),
+    ...(raw.pricing === undefined ? {} : { pricing: normalizePricing(raw.pricing) }),
   };
   // Set only when given: absent keys stay out of the config hash, so older runs still resume.
   if (raw.models?.proposer !== undefined) config.models.proposer = raw.models.proposer;

@@ -11,6 +11,7 @@ import { DEFAULTS } from './defaults.js';
 import { evolveSchema, refreshSchema } from './evolve-schema.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 import { parseOutputField } from '../core/output-field.js';
+import { PRICING_HELP, pricingSchema } from './pricing-schema.js';
 
 export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'sim'] as const;
 
@@ -283,6 +284,7 @@ export const experimentSchema = z
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
     sequential: opt(sequential, 'Sequential screening (also `run --sequential`): stop scheduling cases once an anytime-valid test decides.'),
     evolve: opt(evolveSchema(provider), 'The self-evolution loop (`isobudget evolve`).'),
+    pricing: opt(pricingSchema, PRICING_HELP),
   })
   .meta({ title: 'isobudget experiment', description: 'Same cases, same token budget: baseline vs candidate, Best-of-N off and on.' });
 

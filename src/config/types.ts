@@ -2,6 +2,7 @@
  * The normalized experiment config: what every stage after `loadConfig` sees.
  * Paths are absolute; defaults are filled in; secrets are not here (only the env var name).
  */
+import type { ModelPrice } from '../pricing/price-table.js';
 import type { Protocol } from '../providers/spec.js';
 
 export interface ProviderConfig {
@@ -215,4 +216,9 @@ export interface ExperimentConfig {
   sequential?: SequentialConfig | undefined;
   /** The `evolve:` block, when the YAML has one (absent keys stay out of the config hash). */
   evolve?: EvolveConfig;
+  /**
+   * `pricing:` — model → USD per million tokens, over the dated default table. Left unset
+   * unless configured, so configs without it keep their config hash (old runs resume).
+   */
+  pricing?: Record<string, ModelPrice>;
 }

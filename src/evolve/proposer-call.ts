@@ -6,6 +6,7 @@
  * same question twice.
  */
 import { withoutUserinfo } from '../core/display-url.js';
+import { buildPriceTable } from '../pricing/build-table.js';
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { ChatMessage } from '../core/messages.js';
 import { countPromptTokens } from '../core/tokens.js';
@@ -60,6 +61,7 @@ export async function askProposer(context: LoopContext, round: number, step: str
     config: { ...context.config, provider: context.config.evolve?.provider ?? context.config.provider },
     provider,
     baseUrl: withoutUserinfo(provider.baseUrl),
+    prices: buildPriceTable({ config: context.config.pricing }),
     pool: new Semaphore(1),
     limiter: undefined,
     promptExact: provider.protocol === 'sim',

@@ -2,6 +2,7 @@
 import type { ExperimentConfig, SplitName } from '../config/types.js';
 import type { SequentialPlan } from '../runner/sequential-plan.js';
 import type { StopReason } from '../stats/sequential-screen.js';
+import type { PricingRecord } from '../pricing/pricing-record.js';
 
 export interface ArmPlan {
   arm: string;
@@ -47,6 +48,8 @@ export interface Manifest {
   resumed: number;
   /** Sequential screening (issue 14): the plan a replay decides by, and the stop once decided. */
   sequential?: { plan: SequentialPlan; stopped_at: number | null; stop_reason: StopReason | null };
+  /** The prices the run's calls were costed with (absent in runs made before prices existed). */
+  pricing?: PricingRecord;
 }
 
 /** Every model call of a run, by where its record is. */

@@ -37,6 +37,12 @@ export interface CallRecord {
   reasoning_tokens: number | undefined;
   /** True when the provider reported no usage (invariant 2). */
   usage_missing: boolean;
+  /**
+   * What this attempt cost at the run's price table (USD): uncached prompt × input + cached
+   * prompt × cached_input + completion × output. null when the model has no price or the
+   * usage is unknown — never 0 for unknown. Absent in ledgers written before prices existed.
+   */
+  cost_usd?: number | null;
   max_tokens: number;
   finish_reason: UnifiedFinishReason;
   finish_reason_raw: string | undefined;
@@ -131,6 +137,11 @@ export interface ResultRecord {
   completion_tokens: number | undefined;
   /** Σ total_tokens over every call of the case in this arm (tokens). */
   total_tokens: number | undefined;
+  /**
+   * Σ cost_usd over the calls total_tokens counts (USD); null when one of them has no price
+   * or no usage. Absent in ledgers written before prices existed.
+   */
+  cost_usd?: number | null;
   /** Judge and selection tokens of this unit (tokens), counted toward B only with budget.include_judge. */
   judge_tokens?: number | undefined;
   /** Calls that lacked usage. */

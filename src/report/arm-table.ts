@@ -1,5 +1,6 @@
 /** The per-arm table printed at the end of a run, pure text. */
 import type { ArmMetrics } from '../analysis/arm-metrics.js';
+import { formatUsdSum } from '../pricing/format-usd.js';
 
 const COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
   { title: 'arm', value: (m) => m.arm },
@@ -18,13 +19,24 @@ const COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
   { title: 'errors', value: (m) => (m.errors === undefined || m.errors.paths === 0 ? '—' : `${m.errors.errors}/${m.errors.paths}`) },
 ];
 
+/** Money beside the tokens: shown when some arm has a price (a simulator run has none). */
+const COST_COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
+  { title: 'cost', value: (m) => formatUsdSum(m.costUsd, m.unitsMissingCost) },
+  { title: 'cost/success', value: (m) => formatUsdSum(m.costPerSuccessUsd, m.unitsMissingCost) },
+];
+
 export function renderArmTable(metrics: readonly ArmMetrics[]): string {
-  const rows = [COLUMNS.map((c) => c.title), ...metrics.map((m) => COLUMNS.map((c) => c.value(m)))];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const priced = metrics.some((m) => m.costUsd !== null && m.costUsd !== undefined);
+  const columns = priced ? [...COLUMNS.slice(0, 8), ...COST_COLUMNS, ...COLUMNS.slice(8)] : COLUMNS;
+  const rows = [columns.map((c) => c.title), ...metrics.map((m) => columns.map((c) => c.value(m)))];
+  const widths = columns.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   const [header, ...body] = rows;
-  return [line(header ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n';
+  const partial = priced && metrics.some((m) => m.unitsMissingCost > 0);
+  const note = partial ? `≥: ${metrics.reduce((a, m) => a + m.unitsMissingCost, 0)} units have no price or no usage and are left out of the cost\n` : '';
+  return [line(header ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n' + note;
 }
+
 
 function pct(value: number): string {
   return `${(value * 100).toFixed(1)}%`;

@@ -1,4 +1,5 @@
 /** A Markdown summary fit for a CI job summary ($GITHUB_STEP_SUMMARY), pure. */
+import { formatUsdSum } from '../pricing/format-usd.js';
 import type { VerdictRecord } from '../verdict/record.js';
 import { budgetLabel, pct, pointsInterval, ratio, signedPoints, tokens as num } from './text-format.js';
 import { renderSequentialMarkdown } from './sequential-text.js';
@@ -12,14 +13,17 @@ export function renderMarkdownSummary(record: VerdictRecord): string {
     const e = errors.get(arm);
     return e === undefined || e.paths === 0 ? '—' : `${e.errors}/${e.paths}`;
   };
+  // Money beside the tokens, when some arm has a price.
+  const priced = record.arms.some((a) => a.costUsd !== null && a.costUsd !== undefined);
+  const cost = (a: VerdictRecord['arms'][number]): string => (priced ? ` ${formatUsdSum(a.costUsd, a.unitsMissingCost ?? 0)} | ${formatUsdSum(a.costPerSuccessUsd, a.unitsMissingCost ?? 0)} |` : '');
   const lines = [
     `## ${icon} isobudget: \`${record.verdict}\` — ${record.candidate_id} vs ${record.baseline_id}`,
     '',
     record.reason,
     '',
-    '| arm | n | pass@1 | pass@N | selected@N | tokens/case | tokens/success | p95 ms | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...record.arms.map((a) => `| ${a.arm} | ${a.n} | ${pct(a.passAt1)} | ${a.n === 1 ? '—' : pct(a.passAtN)} | ${a.n === 1 ? '—' : pct(a.selectedAtN)} | ${num(a.meanTokensPerCase)} | ${num(a.tokensPerSuccess)} | ${num(a.latencyP95Ms)} | ${errorCell(a.arm)} |`),
+    `| arm | n | pass@1 | pass@N | selected@N | tokens/case | tokens/success |${priced ? ' cost | cost/success |' : ''} p95 ms | errors |`,
+    `|---|---:|---:|---:|---:|---:|---:|${priced ? '---:|---:|' : ''}---:|---:|`,
+    ...record.arms.map((a) => `| ${a.arm} | ${a.n} | ${pct(a.passAt1)} | ${a.n === 1 ? '—' : pct(a.passAtN)} | ${a.n === 1 ? '—' : pct(a.selectedAtN)} | ${num(a.meanTokensPerCase)} | ${num(a.tokensPerSuccess)} |${cost(a)} ${num(a.latencyP95Ms)} | ${errorCell(a.arm)} |`),
     '',
   ];
   if (record.sequential) lines.push(renderSequentialMarkdown(record.sequential), '');

@@ -9,6 +9,7 @@ import type { CallStart } from '../ledger/jsonl-writer.js';
 import type { CallRecord } from '../ledger/records.js';
 import { LEDGER_SCHEMA_VERSION } from '../ledger/records.js';
 import type { GenerateRequest, GenerateResult } from '../providers/spec.js';
+import { callCostUsd } from '../pricing/call-cost.js';
 import { backoffDelay } from './backoff.js';
 import { sleep } from './pool.js';
 import type { UnitContext } from './unit-context.js';
@@ -146,6 +147,7 @@ function record(
     reasoning_tokens: result?.usage.reasoningTokens,
     // A failed attempt has no usage to miss; it is counted as a failure.
     usage_missing: result !== undefined && result.usage.totalTokens === undefined,
+    cost_usd: result === undefined ? null : callCostUsd({ model: request.model, prompt_tokens: result.usage.inputTokens, cached_tokens: result.usage.cachedTokens, completion_tokens: result.usage.outputTokens }, run.prices),
     finish_reason: failure?.unified ?? finish?.unified ?? (allLength ? 'length' : 'stop'),
     finish_reason_raw: failure ? failure.raw : (finish?.raw ?? (choices.length > 1 ? choices.map((c) => c.finishReason.raw ?? '').join(',') : undefined)),
     status: result ? result.status : error?.status,

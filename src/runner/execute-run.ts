@@ -27,6 +27,7 @@ import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
 import { sequentialPlan } from './sequential-plan.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
+import type { PriceTable } from '../pricing/price-table.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -59,6 +60,8 @@ export interface ExecuteRunOptions {
    * after each block, no new case once it decides. A resumed run keeps its manifest's plan.
    */
   sequential?: SequentialConfig;
+  /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
+  prices?: PriceTable;
 }
 
 export interface ExecuteRunResult {
@@ -124,6 +127,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
       }
     },
     onSpend: (arm, tokens) => progress.addSpend(arm, tokens),
+    prices: opened.prices,
   };
   const queue: UnitQueue = monitor ? sequentialQueue(pending, monitor, (stop) => {
     const sequential = manifest.sequential;

@@ -14,6 +14,9 @@ import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 import { recoverLedger } from '../ledger/recover.js';
 import { checkRunId, newRunId, readJsonFile, reserveSpace, runPaths, writeJsonAtomic, type RunPaths } from '../ledger/run-dir.js';
 import type { Provider } from '../providers/spec.js';
+import { buildPriceTable } from '../pricing/build-table.js';
+import type { PriceTable } from '../pricing/price-table.js';
+import { fromPricingRecord, toPricingRecord } from '../pricing/pricing-record.js';
 import { TOOL_VERSION } from '../version.js';
 import { describeArms } from './arm-plan.js';
 import type { RunInputs } from './inputs.js';
@@ -29,6 +32,8 @@ export interface OpenRunDirOptions {
   runId?: string;
   /** Sequential screening of a new run: its plan is fixed in the manifest (a resumed run keeps it). */
   sequential?: SequentialConfig;
+  /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
+  prices?: PriceTable;
 }
 
 export interface OpenedRunDir {
@@ -36,6 +41,8 @@ export interface OpenedRunDir {
   manifest: Manifest;
   done: Set<string>;
   results: ResultRecord[];
+  /** The prices this run's calls are costed with. */
+  prices: PriceTable;
 }
 
 /** Enough for the manifest twice over (it is replaced through a temp copy), at least 64 KiB. */
@@ -79,6 +86,9 @@ function reopen(options: OpenRunDirOptions, dir: string): OpenedRunDir {
     throw ledgerWriteError(paths.reserve, error);
   }
   const recovery = recoverLedger(paths);
+  // One run, one price table: the prices it started with (older runs: today's, from now on).
+  const prices = manifest.pricing ? fromPricingRecord(manifest.pricing) : runPrices(options);
+  manifest.pricing ??= toPricingRecord(prices);
   manifest.status = 'running';
   manifest.resumed += 1;
   manifest.updated_at = new Date().toISOString();
@@ -88,7 +98,7 @@ function reopen(options: OpenRunDirOptions, dir: string): OpenedRunDir {
     message: `resumed: ${recovery.committed.size} units committed, ${recovery.orphanedCalls} orphaned calls and ${recovery.unknownOutcomeCalls} calls in flight (outcome unknown) moved to interrupted-calls.jsonl${recovery.tornTails > 0 ? `, ${recovery.tornTails} torn line(s) cut` : ''}`,
   });
   saveManifest(paths, manifest);
-  return { paths, manifest, done: recovery.committed, results: recovery.results };
+  return { paths, manifest, done: recovery.committed, results: recovery.results, prices };
 }
 
 function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDir {
@@ -101,6 +111,7 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
   const paths = runPaths(dir);
   const now = new Date().toISOString();
   const arms = describeArms(inputs, options.provider);
+  const prices = runPrices(options);
   const manifest: Manifest = {
     schema_version: LEDGER_SCHEMA_VERSION,
     run_id: runId,
@@ -127,6 +138,7 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
     calls: emptyCallCounts(),
     events: [],
     resumed: 0,
+    pricing: toPricingRecord(prices),
     ...(options.sequential ? { sequential: { plan: sequentialPlan(inputs.config, options.sequential, inputs.cases.map((c) => c.id)), stopped_at: null, stop_reason: null } } : {}),
   };
   saveManifest(paths, manifest);
@@ -135,7 +147,11 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
   } catch (error) {
     throw ledgerWriteError(paths.reserve, error);
   }
-  return { paths, manifest, done: new Set(), results: [] };
+  return { paths, manifest, done: new Set(), results: [], prices };
+}
+
+function runPrices(options: OpenRunDirOptions): PriceTable {
+  return options.prices ?? buildPriceTable({ config: options.inputs.config.pricing });
 }
 
 /** The config as the manifest keeps it: URLs without `user:password@`. */

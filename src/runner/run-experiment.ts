@@ -5,6 +5,8 @@
 import { loadConfig, readApiKey, sequentialConfig } from '../config/index.js';
 import type { ExperimentConfig, SequentialConfig, SplitName } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
+import { loadPricingFile } from '../config/load-pricing-file.js';
+import { buildPriceTable } from '../pricing/build-table.js';
 import { createProvider } from '../providers/create-provider.js';
 import { executeRun, type ExecuteRunResult } from './execute-run.js';
 import { loadRunInputs } from './inputs.js';
@@ -39,11 +41,15 @@ export interface RunExperimentOptions {
    * the block. A resumed run keeps whatever its manifest says.
    */
   sequential?: boolean | Partial<SequentialConfig>;
+  /** `--pricing FILE`: prices over the config's and the defaults (a resumed run keeps the prices it started with). */
+  pricingFile?: string;
 }
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
   const config = await loadConfig(options.configPath);
   if (options.concurrency !== undefined) config.concurrency = Math.max(1, options.concurrency);
+  // Read before anything starts: a bad pricing file fails the run before its first call.
+  const prices = buildPriceTable({ config: config.pricing, file: options.pricingFile === undefined ? undefined : { path: options.pricingFile, prices: loadPricingFile(options.pricingFile) } });
   const manifest = options.resumeManifest;
   const split = options.split ?? manifest?.split ?? (config.datasets.val ? 'val' : 'test');
   const inputs = await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false);
@@ -64,6 +70,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
     ...sequentialOption(config, options.sequential),
+    prices,
     env,
     secrets: apiKey ? [apiKey] : [],
   });

@@ -73,6 +73,9 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
   // Unknown is not zero: one unanswered usage makes the unit's total unknown.
   const sum = (field: 'prompt_tokens' | 'completion_tokens' | 'total_tokens'): number | undefined =>
     countedMissing > 0 ? undefined : counted.reduce((acc, c) => acc + (c[field] ?? 0), 0);
+  // Money for exactly what total_tokens counts: unknown when any counted call has no price.
+  const costs = counted.map((c) => c.cost_usd);
+  const cost = countedMissing > 0 || costs.some((c) => typeof c !== 'number') ? null : costs.reduce<number>((acc, c) => acc + (c ?? 0), 0);
   const judging = answered.filter(isJudging);
   const judgeTokens = judging.length === 0 || judging.some((c) => c.usage_missing) ? undefined : judging.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0);
   const passes = outcomes.filter((o) => o.passed).length;
@@ -98,6 +101,7 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     prompt_tokens: sum('prompt_tokens'),
     completion_tokens: sum('completion_tokens'),
     total_tokens: sum('total_tokens'),
+    cost_usd: cost,
     judge_tokens: judgeTokens,
     calls_missing_usage: missing,
     calls: calls.length,

@@ -2,6 +2,7 @@
 import type { ExperimentConfig } from '../config/types.js';
 import type { CallStart } from '../ledger/jsonl-writer.js';
 import type { CallRecord, ToolStep } from '../ledger/records.js';
+import type { PriceTable } from '../pricing/price-table.js';
 import type { Provider } from '../providers/spec.js';
 import type { BudgetTracker } from './budget-tracker.js';
 import type { Unit } from './plan.js';
@@ -33,6 +34,8 @@ export interface RunContext {
   onEvent: (message: string) => void;
   /** Called with billed tokens as calls return (live spend per arm). */
   onSpend: (arm: string, tokens: number) => void;
+  /** Prices every call record is costed with (`cost_usd`). */
+  prices: PriceTable;
 }
 
 export interface UnitContext {

@@ -5,7 +5,10 @@
 import { resolve } from 'node:path';
 import { analyzeResults } from '../../analysis/analyze-run.js';
 import { loadRun } from '../../analysis/load-run.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { readSeedLedger } from '../../analysis/seed-ledger.js';
+import { loadPricingFile } from '../../config/load-pricing-file.js';
+import { buildPriceTable } from '../../pricing/build-table.js';
 import { DEFAULTS } from '../../config/index.js';
 import type { GatesConfig } from '../../config/types.js';
 import { IsobudgetError } from '../../core/errors.js';
@@ -17,8 +20,8 @@ import { EXIT } from '../exit-codes.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget analyze RUN_DIR [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
-isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
+const USAGE = `isobudget analyze RUN_DIR|ID|latest [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
+isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--pricing FILE] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
 exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
 
@@ -41,7 +44,9 @@ export const analyzeCommand: CommandSpec = {
       markdown: { type: 'boolean' },
       junit: { type: 'string' },
       'no-report': { type: 'boolean' },
+      pricing: { type: 'string' },
     }, USAGE);
+    if (values.pricing !== undefined && values.ledger === undefined) throw new IsobudgetError('usage', 'analyze: --pricing applies to --ledger FILE; a run directory keeps the prices it ran with', { hint: USAGE });
     const gates: Partial<GatesConfig> = {};
     const set = <K extends keyof GatesConfig>(key: K, value: GatesConfig[K] | undefined): void => {
       if (value !== undefined) gates[key] = value;
@@ -59,7 +64,8 @@ export const analyzeCommand: CommandSpec = {
       const file = resolve(io.cwd, values.ledger);
       const flagBudget = intOption('budget', values.budget);
       if (flagBudget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens per case, got 0');
-      const results = await readSeedLedger(file);
+      const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
+      const results = await readSeedLedger(file, buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } }));
       const bestOfN = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
       // B: --budget, else what the ledger's rows say (`budget`), else unknown — never a default
       // that the ledger's units were not run under.
@@ -91,7 +97,7 @@ export const analyzeCommand: CommandSpec = {
     }
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'analyze: pass a RUN_DIR or --ledger FILE.jsonl', { hint: USAGE });
-    const runDir = resolve(io.cwd, dir);
+    const runDir = findRunDir(dir, { cwd: io.cwd });
     // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
     const decided = Object.keys(gates).length === 0;
     const run = loadRun(runDir);

@@ -2,13 +2,14 @@
 import { resolve } from 'node:path';
 import { productionFailureCategories } from '../../analysis/attribution/feedback.js';
 import { IsobudgetError } from '../../core/errors.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { renderAttribution } from '../../report/attribution-text.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = 'isobudget attribute RUN_DIR [--runs DIR] [--feedback FEEDBACK.jsonl] [--since-days 30] [--json]';
+const USAGE = 'isobudget attribute RUN_DIR|ID|latest [--runs DIR] [--feedback FEEDBACK.jsonl] [--since-days 30] [--json]';
 
 export const attributeCommand: CommandSpec = {
   summary: 'name fake-evolution signals: length gaming, pass@N posing as pass@1, tool redundancy, eval drift, hidden regressions',
@@ -23,7 +24,7 @@ export const attributeCommand: CommandSpec = {
     if (!dir) throw new IsobudgetError('usage', 'attribute: missing RUN_DIR', { hint: USAGE });
     const now = new Date();
     const productionFailures = values.feedback === undefined ? undefined : productionFailureCategories(resolve(io.cwd, values.feedback), now, intOption('since-days', values['since-days']) ?? 30);
-    const verdict = verdictForRun(resolve(io.cwd, dir), undefined, true, {
+    const verdict = verdictForRun(findRunDir(dir, { cwd: io.cwd }), undefined, true, {
       now,
       ...(values.runs === undefined ? {} : { runsDir: resolve(io.cwd, values.runs) }),
       ...(productionFailures === undefined ? {} : { productionFailures }),

@@ -7,16 +7,19 @@ import { readLedgers } from '../../audit/read-ledgers.js';
 import { renderAuditHtml } from '../../audit/render-html.js';
 import { renderAuditText } from '../../audit/render-text.js';
 import { IsobudgetError } from '../../core/errors.js';
+import { loadPricingFile } from '../../config/load-pricing-file.js';
+import { buildPriceTable } from '../../pricing/build-table.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget audit [--since 90d|12w|6m|1y|DATE] [--until DATE] [--runs DIR] [--gateway DIR]
-       [--by month|week] [--budget B] [--html FILE] [--json] [--gate]
+       [--by month|week] [--budget B] [--html FILE] [--json] [--gate] [--pricing FILE]
   trends of mean output length, tokens per task, Best-of-N usage, retries per task and
   same-budget pass@1 over run ledgers (--runs, default ./runs) and gateway ledgers (--gateway:
   any *.jsonl of call records, e.g. ~/.isobudget/gateway/ledger); flags cost drift when tokens
   per task rise and pass@1 does not. --by defaults to week under 6 months, month beyond.
+  Cost (USD) is shown beside tokens: recorded cost_usd, else the dated default prices (or --pricing FILE over them).
   exit codes with --gate: 0 no drift, 10 cost drift, 2 bad input`;
 
 export const auditCommand: CommandSpec = {
@@ -33,6 +36,7 @@ export const auditCommand: CommandSpec = {
       html: { type: 'string' },
       json: { type: 'boolean' },
       gate: { type: 'boolean' },
+      pricing: { type: 'string' },
     }, USAGE);
     if (positionals.length) throw new IsobudgetError('usage', `audit: unexpected argument '${positionals[0]}'`, { hint: USAGE });
     const until = values.until === undefined ? Date.now() : Date.parse(values.until);
@@ -41,7 +45,9 @@ export const auditCommand: CommandSpec = {
     if (since === undefined || since >= until) throw new IsobudgetError('usage', `--since must be like 90d, 12w, 6m, 1y or a date before --until, got '${values.since}'`);
     const unit = parseUnit(values.by) ?? defaultUnit(since, until);
     const minChange = numberOption('min-change', values['min-change']);
-    const data = readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until });
+    const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
+    const prices = buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } });
+    const data = readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until, prices });
     const result = auditLedgers(data, { since, until, unit, budget: intOption('budget', values.budget), ...(minChange === undefined ? {} : { minChange }) });
     io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAuditText(result));
     if (values.html !== undefined) {

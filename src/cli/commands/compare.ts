@@ -1,10 +1,10 @@
 /** `isobudget compare RUN_A RUN_B` — what moved between two runs on the same cases. */
-import { resolve } from 'node:path';
 import { loadRun } from '../../analysis/load-run.js';
 import { compareRuns, type RunSide } from '../../compare/compare-runs.js';
 import { checkDatasets } from '../../compare/dataset-check.js';
 import { renderComparison } from '../../compare/render-compare.js';
 import { IsobudgetError } from '../../core/errors.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { existsSync } from 'node:fs';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
@@ -13,7 +13,7 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json]
+const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json]   (each: a run directory, a run id or its unique start, or latest)
   per arm: product pass rate (paired by case, with CI and McNemar p), pass@1, pass@N,
   tokens per case and per success, p95 latency, and the cases that flipped; both verdicts;
   the settings that changed. The runs must have the same split and dataset hashes
@@ -27,7 +27,7 @@ export const compareCommand: CommandSpec = {
       json: { type: 'boolean' },
     }, USAGE);
     if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
-    const [a, b] = positionals.map((dir) => side(resolve(io.cwd, dir))) as [RunSide, RunSide];
+    const [a, b] = positionals.map((dir) => side(findRunDir(dir, { cwd: io.cwd }))) as [RunSide, RunSide];
     const datasets = checkDatasets(a.manifest, b.manifest);
     if (!datasets.same && values.force !== true) {
       const detail = datasets.differences.map((d) => `${d.name}: ${d.a ?? '(none)'} vs ${d.b ?? '(none)'}`).join('; ');

@@ -12,7 +12,9 @@ import { SpendJournal } from '../../gateway/durable/spend-journal.js';
 import { WriteQueue } from '../../gateway/durable/write-queue.js';
 import { ensureGatewayDir, type GatewayPaths } from '../../gateway/data-dir.js';
 import { DailyLedger, DEFAULT_MAX_BODY_BYTES, KeyStore, ledgerFileFor, startGateway, type Gateway, type UpstreamAuth } from '../../gateway/index.js';
+import { pricedSink } from '../../gateway/ledger/priced-sink.js';
 import { makeScrubber } from '../../gateway/scrubber.js';
+import type { PriceTable } from '../../pricing/price-table.js';
 import { displayUrl } from '../../gateway/upstream-url.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -29,6 +31,8 @@ export interface ServeOptions {
   maxBodyMb: number | undefined;
   timeouts: { connectMs?: number; firstByteMs?: number; idleMs?: number };
   quiet: boolean;
+  /** Prices every record is costed with (`cost_usd`). */
+  prices: PriceTable;
 }
 
 export async function serveGateway(options: ServeOptions, paths: GatewayPaths, io: CliIO): Promise<number> {
@@ -62,7 +66,7 @@ export async function serveGateway(options: ServeOptions, paths: GatewayPaths, i
       allowRemote: options.allowRemote,
       ...(options.accessToken === undefined ? {} : { accessToken: options.accessToken }),
       keys,
-      sink,
+      sink: pricedSink(sink, options.prices),
       journal,
       maxBodyBytes: options.maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : options.maxBodyMb * 1024 * 1024,
       timeouts: options.timeouts,

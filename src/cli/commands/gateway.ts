@@ -3,11 +3,14 @@
  * keys and its ledger. Keys and ledger live in one data dir shared by every subcommand.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { ensureGatewayDir, gatewayPaths, type GatewayPaths } from '../../gateway/data-dir.js';
 import { buildGatewayIndex, formatTags, KeyStore, parseTags, type UpstreamAuth } from '../../gateway/index.js';
 import { renderSummary, summarizeGatewayIndex } from '../../gateway/ledger/ledger-summary.js';
+import { loadPricingFile } from '../../config/load-pricing-file.js';
+import { buildPriceTable } from '../../pricing/build-table.js';
+import type { PriceTable } from '../../pricing/price-table.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { durationOption } from '../duration-option.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,12 +19,13 @@ import { serveGateway } from './gateway-serve.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
-        [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet]
+        [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet] [--pricing FILE]
         [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m]
 isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR] [--json]
 isobudget gateway keys list [--data-dir DIR] [--json]
 isobudget gateway keys revoke ID [--data-dir DIR]
-isobudget gateway ledger index|show [--data-dir DIR]
+isobudget gateway ledger index|show [--data-dir DIR] [--pricing FILE]
+Every call is costed (cost_usd) with the dated default prices, or --pricing FILE (model → USD per million tokens) over them.
 Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.`;
 
 const DEFAULT_UPSTREAM_KEY_ENV = 'ISOBUDGET_UPSTREAM_API_KEY';
@@ -44,6 +48,7 @@ const OPTIONS = {
   budget: { type: 'string' },
   tag: { type: 'string', multiple: true },
   json: { type: 'boolean' },
+  pricing: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof OPTIONS>>['values'];
@@ -55,7 +60,7 @@ export const gatewayCommand: CommandSpec = {
     const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
     const [group, action, ...rest] = positionals;
     if (group === 'keys') return keysCommand(action, rest, values, paths, io);
-    if (group === 'ledger') return ledgerCommand(action, paths, io);
+    if (group === 'ledger') return ledgerCommand(action, paths, io, pricesFrom(values, io.cwd));
     if (group !== undefined) throw new IsobudgetError('usage', `gateway: unknown subcommand '${group}'`, { hint: USAGE });
     return serve(values, paths, io);
   },
@@ -82,6 +87,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
     maxBodyMb: positiveMb(values['max-body-mb']),
     timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }) },
     quiet: values.quiet === true,
+    prices: pricesFrom(values, io.cwd),
   }, paths, io);
 }
 
@@ -128,10 +134,16 @@ function keysCommand(action: string | undefined, rest: string[], values: Values,
   }
 }
 
-function ledgerCommand(action: string | undefined, paths: GatewayPaths, io: CliIO): number {
+/** The dated defaults, with `--pricing FILE` over them. */
+function pricesFrom(values: Values, cwd: string): PriceTable {
+  const file = values.pricing === undefined ? undefined : resolve(cwd, values.pricing);
+  return buildPriceTable({ file: file === undefined ? undefined : { path: file, prices: loadPricingFile(file) } });
+}
+
+function ledgerCommand(action: string | undefined, paths: GatewayPaths, io: CliIO, prices: PriceTable): number {
   if (action !== 'index' && action !== 'show') throw new IsobudgetError('usage', "gateway ledger: expected 'index' or 'show'", { hint: USAGE });
   if (!existsSync(paths.ledger)) throw new IsobudgetError('not_found', `no gateway ledger in ${paths.dir}`, { hint: 'start `isobudget gateway` first, or pass --data-dir' });
-  const index = buildGatewayIndex(paths.ledger);
+  const index = buildGatewayIndex(paths.ledger, prices);
   if (action === 'index') {
     io.stdout.write(`indexed ${index.calls} calls from ${index.days} daily files into ${index.file}\n`);
     return EXIT.ok;

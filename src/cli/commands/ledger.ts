@@ -1,7 +1,7 @@
 /** `isobudget ledger index|show RUN_DIR` — rebuild the SQLite index; a quick look at a run. */
-import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { IsobudgetError } from '../../core/errors.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { loadRun } from '../../analysis/load-run.js';
 import { armMetrics } from '../../analysis/arm-metrics.js';
 import { renderArmTable } from '../../report/arm-table.js';
@@ -11,7 +11,7 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = 'isobudget ledger index RUN_DIR | isobudget ledger show RUN_DIR';
+const USAGE = 'isobudget ledger index RUN_DIR | isobudget ledger show RUN_DIR   (RUN_DIR: a directory, a run id or its unique start, or latest)';
 
 export const ledgerCommand: CommandSpec = {
   summary: 'ledger index RUN_DIR (rebuild the SQLite index) | ledger show RUN_DIR (a quick look)',
@@ -19,7 +19,7 @@ export const ledgerCommand: CommandSpec = {
     const { positionals } = parseCommandArgs('ledger', argv, {}, USAGE);
     const [action, dirArg] = positionals;
     if (!dirArg || (action !== 'index' && action !== 'show')) throw new IsobudgetError('usage', 'ledger: expected `index RUN_DIR` or `show RUN_DIR`', { hint: USAGE });
-    const dir = resolve(io.cwd, dirArg);
+    const dir = findRunDir(dirArg, { cwd: io.cwd });
     if (action === 'index') {
       const summary = buildSqliteIndex(runPaths(dir));
       io.stdout.write(`indexed ${summary.calls} calls and ${summary.results} results into ${summary.file}\n`);

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { importLearnings, provenanceFromRun } from '../../memory/import-learnings.js';
 import { ingestRunDir, loadRunForMemory } from '../../memory/ingest-run.js';
 import type { Provenance } from '../../memory/record.js';
@@ -23,7 +24,7 @@ const ingest: MemoryAction = async (argv, io, { deps, open }) => {
   const store = open(values.store);
   try {
     for (const dir of positionals) {
-      const result = await ingestRunDir(resolve(io.cwd, dir), store, deps.now());
+      const result = await ingestRunDir(findRunDir(dir, { cwd: io.cwd }), store, deps.now());
       io.stdout.write(`${result.facts.run_id} (${result.facts.split}, ${result.facts.verdict}, candidate ${result.facts.candidate_id}):\n`);
       for (const message of result.messages) io.stdout.write(`  ${message}\n`);
     }
@@ -39,7 +40,7 @@ const importNotes: MemoryAction = async (argv, io, { deps, open }) => {
   } as const, MEMORY_USAGE);
   const dir = positionals[0];
   if (!dir) throw new IsobudgetError('usage', 'memory import-learnings: pass the .learnings/ folder (or the directory holding it)', { hint: MEMORY_USAGE });
-  const fromRun = values['from-run'] === undefined ? {} : provenanceFromRun(loadRunForMemory(resolve(io.cwd, values['from-run'])));
+  const fromRun = values['from-run'] === undefined ? {} : provenanceFromRun(loadRunForMemory(findRunDir(values['from-run'], { cwd: io.cwd })));
   const flags: Partial<Provenance> = {};
   const put = <K extends keyof Provenance>(key: K, value: Provenance[K] | undefined): void => {
     if (value !== undefined) flags[key] = value;

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import { loadReportInput } from '../../report/html/load-report-input.js';
 import { writeReportFile } from '../../report/html/write-run-report.js';
 import { renderJunit } from '../../report/junit.js';
@@ -10,7 +11,7 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = `isobudget report RUN_DIR [--out FILE] [--markdown] [--junit FILE]
+const USAGE = `isobudget report RUN_DIR|ID|latest [--out FILE] [--markdown] [--junit FILE]
   writes RUN_DIR/report.html (or --out FILE): one self-contained file, no network, printable.
   Uses RUN_DIR/verdict.json (decided now if missing); --markdown prints the CI summary;
   --junit FILE writes the gate as JUnit XML.`;
@@ -25,7 +26,7 @@ export const reportCommand: CommandSpec = {
     }, USAGE);
     const dir = positionals[0];
     if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });
-    const runDir = resolve(io.cwd, dir);
+    const runDir = findRunDir(dir, { cwd: io.cwd });
     const input = loadReportInput(runDir);
     const written = await writeReportFile(values.out === undefined ? join(runDir, 'report.html') : resolve(io.cwd, values.out), input);
     for (const warning of written.warnings) io.stderr.write(`warning: chart: ${warning}\n`);

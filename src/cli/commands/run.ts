@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import type { SplitName } from '../../config/types.js';
+import { findRunDir } from '../../ledger/find-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
@@ -14,8 +15,9 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report]
-isobudget run --resume RUN_DIR`;
+       [--junit FILE] [--no-report] [--pricing FILE]
+isobudget run --resume RUN_DIR|ID|latest
+  --pricing FILE: model → USD per million tokens (YAML/JSON, like the config's pricing:), over the config and the dated defaults.`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
@@ -35,8 +37,12 @@ export const runCommand: CommandSpec = {
       'no-report': { type: 'boolean' },
       quiet: { type: 'boolean' },
       sequential: { type: 'boolean' },
+      pricing: { type: 'string' },
     }, USAGE);
-    const resumeDir = values.resume === undefined ? undefined : resolve(io.cwd, values.resume);
+    if (values.resume !== undefined && values.pricing !== undefined) {
+      throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
+    }
+    const resumeDir = values.resume === undefined ? undefined : findRunDir(values.resume, { cwd: io.cwd, ...(values.out === undefined ? {} : { runsDir: values.out }) });
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
     if (values.sequential === true && manifest && !manifest.sequential) {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
@@ -63,6 +69,7 @@ export const runCommand: CommandSpec = {
       ...(values.sequential === true ? { sequential: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
+      ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
       ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}) } }),
       onStart: (started) => {
         if (quiet) return;

@@ -7,6 +7,8 @@ import Database from 'better-sqlite3';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonl } from '../../ledger/jsonl-reader.js';
+import { callCostUsd } from '../../pricing/call-cost.js';
+import type { PriceTable } from '../../pricing/price-table.js';
 import type { GatewayCallRecord } from './gateway-record.js';
 
 const SCHEMA = `
@@ -19,7 +21,8 @@ CREATE TABLE calls (
   cached_tokens INTEGER, reasoning_tokens INTEGER, usage_missing INTEGER NOT NULL, max_tokens INTEGER NOT NULL,
   requested_max_tokens INTEGER, finish_reason TEXT NOT NULL, finish_reason_raw TEXT, latency_ms INTEGER NOT NULL,
   ttfb_ms INTEGER, gateway_ms REAL, attempt INTEGER NOT NULL, status INTEGER, error TEXT, note TEXT, tags TEXT NOT NULL,
-  call_id TEXT, reserved_tokens INTEGER, booked_tokens INTEGER, over_reservation INTEGER, outcome TEXT
+  call_id TEXT, reserved_tokens INTEGER, booked_tokens INTEGER, over_reservation INTEGER, outcome TEXT,
+  cost_usd REAL
 );
 CREATE INDEX calls_day ON calls (day);
 CREATE INDEX calls_run ON calls (run_id, case_id, arm);
@@ -32,7 +35,11 @@ export function ledgerFiles(dir: string): string[] {
   return readdirSync(dir).filter((name) => /^calls-\d{4}-\d{2}-\d{2}\.jsonl$/.test(name)).sort().map((name) => join(dir, name));
 }
 
-export function buildGatewayIndex(dir: string): { file: string; calls: number; days: number } {
+/**
+ * `prices`: costs records that carry none (written before prices, or with no price then);
+ * a recorded `cost_usd` is kept as it was billed.
+ */
+export function buildGatewayIndex(dir: string, prices?: PriceTable): { file: string; calls: number; days: number } {
   const file = join(dir, 'index.sqlite');
   const temp = `${file}.tmp-${process.pid}`;
   rmSync(temp, { force: true });
@@ -40,7 +47,7 @@ export function buildGatewayIndex(dir: string): { file: string; calls: number; d
   try {
     db.pragma('journal_mode = OFF');
     db.exec(SCHEMA);
-    const insert = db.prepare(`INSERT INTO calls VALUES (${Array(40).fill('?').join(',')})`);
+    const insert = db.prepare(`INSERT INTO calls VALUES (${Array(41).fill('?').join(',')})`);
     const files = ledgerFiles(dir);
     let calls = 0;
     db.transaction(() => {
@@ -50,7 +57,8 @@ export function buildGatewayIndex(dir: string): { file: string; calls: number; d
             c.model, c.base_url, c.protocol, c.role, c.stream ? 1 : 0, c.prompt_tokens ?? null, c.completion_tokens ?? null, c.total_tokens ?? null,
             c.cached_tokens ?? null, c.reasoning_tokens ?? null, c.usage_missing ? 1 : 0, c.max_tokens, c.requested_max_tokens ?? null,
             c.finish_reason, c.finish_reason_raw ?? null, c.latency_ms, c.ttfb_ms ?? null, c.gateway_ms ?? null, c.attempt, c.status ?? null, c.error ?? null, c.note ?? null,
-            JSON.stringify(c.tags ?? {}), c.call_id ?? null, c.reserved_tokens ?? null, c.booked_tokens ?? null, c.over_reservation ?? null, c.outcome ?? null);
+            JSON.stringify(c.tags ?? {}), c.call_id ?? null, c.reserved_tokens ?? null, c.booked_tokens ?? null, c.over_reservation ?? null, c.outcome ?? null,
+            typeof c.cost_usd === 'number' ? c.cost_usd : prices ? callCostUsd(c, prices) : null);
           calls += 1;
         }
       }

@@ -1,5 +1,6 @@
 /** A quick look at the gateway ledger (`gateway ledger show`): usage per day and per run/arm, from the index. */
 import Database from 'better-sqlite3';
+import { formatUsdSum } from '../../pricing/format-usd.js';
 
 export interface SummaryRow {
   group: string;
@@ -8,6 +9,10 @@ export interface SummaryRow {
   missing: number;
   failed: number;
   sessions: number;
+  /** USD over the priced calls; null when none has a price. */
+  cost: number | null;
+  /** Calls with usage but no price: `cost` leaves them out. */
+  unpriced: number;
 }
 
 /** How long the gateway held forwarded calls before sending them upstream (ms). */
@@ -31,7 +36,8 @@ export function summarizeGatewayIndex(indexFile: string): GatewaySummary {
   try {
     const select = (group: string): SummaryRow[] =>
       db.prepare(`SELECT ${group} AS "group", COUNT(*) AS calls, COALESCE(SUM(total_tokens), 0) AS tokens, SUM(usage_missing) AS missing,
-        SUM(error IS NOT NULL) AS failed, COUNT(DISTINCT session_id) AS sessions FROM calls GROUP BY 1 ORDER BY 1`).all() as SummaryRow[];
+        SUM(error IS NOT NULL) AS failed, COUNT(DISTINCT session_id) AS sessions,
+        SUM(cost_usd) AS cost, SUM(cost_usd IS NULL AND total_tokens IS NOT NULL) AS unpriced FROM calls GROUP BY 1 ORDER BY 1`).all() as SummaryRow[];
     return { days: select('day'), arms: select(`run_id || ' / ' || arm`), gatewayTime: gatewayTime(db) };
   } finally {
     db.close();
@@ -48,7 +54,7 @@ function gatewayTime(db: Database.Database): GatewayTime | undefined {
 }
 
 export function renderSummary(summary: GatewaySummary): string {
-  const line = (row: SummaryRow): string => `  ${row.group.padEnd(32)} ${String(row.calls).padStart(7)} calls ${String(row.tokens).padStart(11)} tokens ${String(row.missing).padStart(5)} without usage ${String(row.failed).padStart(5)} failed ${String(row.sessions).padStart(5)} sessions`;
+  const line = (row: SummaryRow): string => `  ${row.group.padEnd(32)} ${String(row.calls).padStart(7)} calls ${String(row.tokens).padStart(11)} tokens ${String(row.missing).padStart(5)} without usage ${String(row.failed).padStart(5)} failed ${String(row.sessions).padStart(5)} sessions ${formatUsdSum(row.cost, row.unpriced).padStart(11)}${row.unpriced > 0 ? ` (${row.unpriced} calls without a price)` : ''}`;
   const time = summary.gatewayTime;
   const timeLine = time === undefined ? '' : `gateway time before forwarding (its share of time to first byte): p50 ${time.p50} ms, p99 ${time.p99} ms, max ${time.max} ms over ${time.calls} forwarded calls\n`;
   return `by day:\n${summary.days.map(line).join('\n') || '  (no calls)'}\nby run / arm:\n${summary.arms.map(line).join('\n') || '  (no calls)'}\n${timeLine}`;

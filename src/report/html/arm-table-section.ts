@@ -2,6 +2,8 @@
 import type { ArmMetrics } from '../../analysis/arm-metrics.js';
 import type { Manifest } from '../../ledger/manifest.js';
 import { quoteText } from '../../core/quote-text.js';
+import { formatUsdSum } from '../../pricing/format-usd.js';
+import { describePricing } from '../../pricing/pricing-record.js';
 import { wilsonInterval } from '../../stats/index.js';
 import { armLetter } from './arm-labels.js';
 import { escapeHtml as h } from './escape.js';
@@ -16,8 +18,15 @@ function errorCell(arm: ArmMetrics): string {
   return `<td class="errors" title="${h(title)}">${e.errors > 0 ? `<b class="warn">${h(share)}</b>` : h(share)}<div class="ci">${h(pct(e.errors / e.paths))}</div></td>`;
 }
 
+/** Money beside the tokens: the arm's cost and cost per success (a lower bound, marked ≥, when some units have no price). */
+function costCells(arm: ArmMetrics): string {
+  const title = arm.unitsMissingCost > 0 ? ` title="${h(`${arm.unitsMissingCost} units have no price or no usage and are left out`)}"` : '';
+  return `<td class="cost"${title}>${h(formatUsdSum(arm.costUsd, arm.unitsMissingCost))}</td><td class="cost"${title}>${h(formatUsdSum(arm.costPerSuccessUsd, arm.unitsMissingCost))}</td>`;
+}
+
 export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest | undefined, confidence: number): string {
   const allN = arms.map((a) => a.n);
+  const priced = arms.some((a) => a.costUsd !== null && a.costUsd !== undefined);
   const plan = new Map((manifest?.arms ?? []).map((a) => [a.arm, a]));
   const rows = arms.map((a) => {
     const trials = a.units === a.cases ? a.units : a.cases;
@@ -31,7 +40,7 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
   <td class="strong">${h(pct(a.selectedAtN))}<div class="ci">[${h(pct(lo, 0))}, ${h(pct(hi, 0))}]</div></td>
   <td title="per-path pass rate${a.n > 1 ? ' (unbiased pass@1 over the n paths)' : ''}">${h(pct(a.passAt1))}</td>
   <td title="${h(passAtK)}">${a.n === 1 ? '—' : h(pct(a.passAtN))}</td>
-  <td>${h(count(a.meanTokensPerCase))}</td><td>${h(count(a.tokensPerSuccess))}</td><td>${h(count(a.meanOutputTokens))}</td>
+  <td>${h(count(a.meanTokensPerCase))}</td><td>${h(count(a.tokensPerSuccess))}</td>${priced ? costCells(a) : ''}<td>${h(count(a.meanOutputTokens))}</td>
   <td>${h(cap)}${p ? `<div class="ci">${p.binding ? 'B binds' : 'B not binding'} · ${h(p.nMode)}</div>` : ''}</td>
   <td>${h(count(a.latencyP50Ms))} / ${h(count(a.latencyP95Ms))}</td>
   <td>${h(pct(a.budgetExhaustedRate))}</td><td>${h(count(a.retries))} / ${a.callsMissingUsage ? `<b class="warn">${h(count(a.callsMissingUsage))}</b>` : '0'}</td>
@@ -39,8 +48,8 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
 </tr>`;
   });
   return `<section class="arms"><h2>The arms</h2>
-<p class="lede">Same cases, same budget per case. The product metric is the one in bold: pass@1 at n=1, selected@N (the path the selector picked) at n=N, with its ${Math.round(confidence * 100)}% Wilson interval. pass@N is the oracle upper bound (any path passed) — never a product metric.</p>
+<p class="lede">Same cases, same budget per case. The product metric is the one in bold: pass@1 at n=1, selected@N (the path the selector picked) at n=N, with its ${Math.round(confidence * 100)}% Wilson interval. pass@N is the oracle upper bound (any path passed) — never a product metric.${priced ? ` Budgets are in tokens; money is shown beside them (${h(describePricing(manifest?.pricing))}).` : ''}</p>
 <div class="table-wrap"><table class="arm-table">
-<thead><tr><th>arm</th><th>n</th><th>cases</th><th>product pass rate</th><th>pass@1 per path</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th><th>output tokens / case</th><th>max_tokens / path</th><th>latency p50 / p95 ms</th><th>paths cut by B</th><th>retries / calls w/o usage</th><th>paths ended in an error</th></tr></thead>
+<thead><tr><th>arm</th><th>n</th><th>cases</th><th>product pass rate</th><th>pass@1 per path</th><th>pass@N oracle</th><th>tokens / case</th><th>tokens / success</th>${priced ? '<th>cost (USD)</th><th>cost / success</th>' : ''}<th>output tokens / case</th><th>max_tokens / path</th><th>latency p50 / p95 ms</th><th>paths cut by B</th><th>retries / calls w/o usage</th><th>paths ended in an error</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { CommandExecutorConfig } from '../../../config/types.js';
+import { callCostUsd } from '../../../pricing/call-cost.js';
 import { runProcess, type ProcessResult } from '../../../scorers/run-process.js';
 import type { PathRun, UnitContext } from '../../unit-context.js';
 import { agentEnv } from './agent-env.js';
@@ -62,6 +63,8 @@ export async function runCommandPath(input: CommandPathInput): Promise<PathRun> 
     await gateway.gateway.inFlight.idle(key.id, RECORD_GRACE_MS);
     gateway.keys.revoke(key.id);
     const records = gateway.sink.take(key.id);
+    // The agent's calls are the run's calls: costed with the run's prices.
+    for (const record of records) record.cost_usd = callCostUsd(record, run.prices);
     context.calls.push(...records);
     const spent = gateway.keys.get(key.id)?.spent ?? 0;
     context.budget.settle(0, spent);

@@ -1,0 +1,52 @@
+/**
+ * `isobudget runs list|rm` — the runs in a runs folder (id, experiment, status, verdict,
+ * cases, tokens, cost, age), and removing one (a broken run, typically) by id, id prefix
+ * or `latest`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { DEFAULT_RUNS_DIR, findRunDir } from '../../ledger/find-run.js';
+import { removeRunDir } from '../../ledger/remove-run.js';
+import { listRunDirs } from '../../ledger/run-listing.js';
+import { summarizeRun } from '../../ledger/run-summary.js';
+import { renderRunsTable } from '../../report/runs-table.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+
+const USAGE = `isobudget runs list [--out DIR] [--json]     the runs in DIR (default ./runs), newest first
+isobudget runs rm ID [--out DIR]               remove one run directory (ID: a run id, its unique start, latest, or a path)
+Every command that takes a RUN_DIR also takes a run id, its unique start, or latest.`;
+
+export const runsCommand: CommandSpec = {
+  summary: 'list the runs (id, experiment, status, verdict, cases, tokens, cost, age) or remove one (runs rm ID)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('runs', argv, {
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+    }, USAGE);
+    const [action, ...rest] = positionals;
+    const parent = resolve(io.cwd, values.out ?? DEFAULT_RUNS_DIR);
+    if (action === 'list' || action === undefined) {
+      if (rest.length > 0) throw new IsobudgetError('usage', `runs list: unexpected argument '${rest[0]}'`, { hint: USAGE });
+      const now = new Date();
+      const runs = listRunDirs(parent).map((entry) => summarizeRun(entry, now));
+      runs.sort((a, b) => a.age_seconds - b.age_seconds || b.id.localeCompare(a.id));
+      io.stdout.write(values.json ? `${JSON.stringify(runs, null, 2)}\n` : renderRunsTable(runs, parent));
+      return EXIT.ok;
+    }
+    if (action === 'rm') {
+      if (rest.length !== 1) throw new IsobudgetError('usage', 'runs rm: pass exactly one run ID', { hint: USAGE });
+      const dir = findRunDir(rest[0] as string, { cwd: io.cwd, runsDir: parent });
+      // Without a manifest a folder is a run only by where it is: inside the runs folder.
+      if (!existsSync(join(dir, 'manifest.json')) && dirname(dir) !== parent) {
+        throw new IsobudgetError('not_a_run', `not a run directory: no manifest.json, and not inside the runs folder ${parent}`, { location: { file: dir }, hint: 'pass --out DIR for another runs folder; runs rm removes only what `isobudget runs list` lists' });
+      }
+      const removed = removeRunDir(dir);
+      io.stdout.write(`removed run ${removed.id}${removed.broken ? ` (broken: ${removed.broken})` : ''}: ${removed.dir}${removed.files.length ? ` — ${removed.files.join(', ')}` : ' (it was empty)'}\n`);
+      return EXIT.ok;
+    }
+    throw new IsobudgetError('usage', `runs: unknown action '${action}'`, { hint: USAGE });
+  },
+};
