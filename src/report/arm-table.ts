@@ -1,5 +1,15 @@
-/** The per-arm table printed at the end of a run, pure text. */
+/**
+ * The per-arm table printed at the end of a run, pure text. Wide (one row per arm, ~130
+ * columns) where it fits; on a narrower terminal (below 100 columns, or too narrow for the
+ * wide one) the same cells transposed — one row per measure, one column per arm letter —
+ * so no row wraps at 80 columns.
+ */
 import type { ArmMetrics } from '../analysis/arm-metrics.js';
+import { armLetter } from '../core/arm-letter.js';
+import { width, wrapToWidth } from './text-wrap.js';
+
+/** Below this many columns the narrow layout is used whatever the wide one's width. */
+export const NARROW_BELOW_COLUMNS = 100;
 
 const COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
   { title: 'arm', value: (m) => m.arm },
@@ -18,12 +28,38 @@ const COLUMNS: Array<{ title: string; value: (m: ArmMetrics) => string }> = [
   { title: 'errors', value: (m) => (m.errors === undefined || m.errors.paths === 0 ? '—' : `${m.errors.errors}/${m.errors.paths}`) },
 ];
 
-export function renderArmTable(metrics: readonly ArmMetrics[]): string {
+/** `columns`: the terminal's width, undefined when not a terminal (then always the wide table). */
+export function renderArmTable(metrics: readonly ArmMetrics[], columns?: number): string {
+  const wide = wideTable(metrics);
+  if (columns === undefined) return wide;
+  const wideWidth = Math.max(...wide.split('\n').map(width));
+  return columns < NARROW_BELOW_COLUMNS || wideWidth > columns - 1 ? narrowTable(metrics, columns) : wide;
+}
+
+function wideTable(metrics: readonly ArmMetrics[]): string {
   const rows = [COLUMNS.map((c) => c.title), ...metrics.map((m) => COLUMNS.map((c) => c.value(m)))];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
-  const [header, ...body] = rows;
-  return [line(header ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n') + '\n';
+  return layout(rows, 1);
+}
+
+/** Measures down, arms across (by letter, named in a legend above), every cell of the wide table. */
+function narrowTable(metrics: readonly ArmMetrics[], columns: number): string {
+  const allN = metrics.map((m) => m.n);
+  const letters = metrics.map((m) => armLetter(m, allN));
+  const legend = wrapToWidth(`arms: ${metrics.map((m, i) => `${letters[i] ?? ''} ${m.variant} n=${m.n}`).join(' · ')}`, columns);
+  const rows = [['', ...letters], ...COLUMNS.slice(1).map((c) => [c.title, ...metrics.map((m) => c.value(m))])];
+  const roomy = layout(rows, 1);
+  // Many arms with large numbers: one space between columns rather than a wrapped row.
+  return `${legend}\n${Math.max(...roomy.split('\n').map(width)) > columns - 1 ? layout(rows, 1, ' ') : roomy}`;
+}
+
+/** Left-aligns the first column and right-aligns the rest; a dashed rule under the first `headerRows` rows. */
+function layout(rows: readonly string[][], headerRows: number, gap = '  '): string {
+  const count = Math.max(...rows.map((r) => r.length));
+  const widths = Array.from({ length: count }, (_, i) => Math.max(...rows.map((r) => width(r[i] ?? ''))));
+  const pad = (cell: string, size: number, left: boolean): string => (left ? cell + ' '.repeat(size - width(cell)) : ' '.repeat(size - width(cell)) + cell);
+  const line = (cells: readonly string[]): string => widths.map((w, i) => pad(cells[i] ?? '', w, i === 0)).join(gap).trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join(gap);
+  return [...rows.slice(0, headerRows).map(line), rule, ...rows.slice(headerRows).map(line)].join('\n') + '\n';
 }
 
 function pct(value: number): string {

@@ -6,7 +6,9 @@ import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { wrapToWidth } from '../../report/text-wrap.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalColumns } from '../io.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
@@ -62,17 +64,18 @@ export const runCommand: CommandSpec = {
       ...(values.sequential === true ? { sequential: true } : {}),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
-      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true } }),
+      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, get columns() { return io.stderr.columns; } } }),
       onStart: (started) => {
         if (quiet) return;
-        io.stderr.write(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`);
-        for (const warning of started.warnings) io.stderr.write(`warning: ${warning}\n`);
+        const fit = (text: string): string => wrapToWidth(text, terminalColumns(io.stderr));
+        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`));
+        for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
-        if (plan) io.stderr.write(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`);
+        if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
       },
     });
     if (result.interrupted) {
-      io.stderr.write(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
+      io.stderr.write(wrapToWidth(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`, terminalColumns(io.stderr)));
       return EXIT.interrupted;
     }
     return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });
