@@ -68,7 +68,13 @@ export const runCommand: CommandSpec = {
       onStart: (started) => {
         if (quiet) return;
         const fit = (text: string): string => wrapToWidth(text, terminalColumns(io.stderr));
-        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`));
+        // An agent path is many calls: each turn gets what is left of the path's share ⌊B/n⌋, at most the cap.
+        const agent = started.config.executor.type === 'agent';
+        const cap = (a: Manifest['arms'][number]): string => (a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? String(a.minMaxTokensPerPath) : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`);
+        const describe = (a: Manifest['arms'][number]): string => (agent
+          ? `${a.arm} (max_tokens/turn ≤ ${started.config.budget.perCaseMaxTokens} of a ${Math.floor(started.config.budget.totalTokensPerCase / a.n)}-token share per path, ${a.binding ? 'B binds' : 'B not binding'})`
+          : `${a.arm} (max_tokens/path ${cap(a)}, ${a.nMode})`);
+        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
         for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
