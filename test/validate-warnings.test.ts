@@ -7,8 +7,17 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { main } from '../src/cli/main.js';
 import { formatLayer } from '../src/gates/format-layer.js';
-import { runCli } from './support/cli.js';
+import { runCli, type CliResult } from './support/cli.js';
+
+/** The CLI's own entry point in this process (one real process per test is enough to show the exit code). */
+async function inProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env, cwd: process.cwd(), signal: new AbortController().signal });
+  return { code, signal: null, stdout, stderr };
+}
 
 const DATE_PARSER = join(import.meta.dirname, '..', 'examples', 'date-parser');
 
@@ -24,13 +33,13 @@ function experiment(edit: { provider?: string; skill?: (text: string) => string 
 
 test('an unset key variable: a warning naming it, exit 0; --strict: exit 2; set: no warning', async () => {
   const config = experiment({ provider: '{ preset: openai }' });
-  const plain = await runCli(['validate', config, '--config-only'], { env: {} });
+  const plain = await inProcess(['validate', config, '--config-only'], {});
   expect(plain.code, plain.stderr).toBe(0);
   expect(plain.stderr).toMatch(/^warning: .*experiment\.yaml: provider\.api_key_env: environment variable OPENAI_API_KEY is not set \(named by preset `openai`\): `run` and `doctor` stop on it\n {2}hint: export OPENAI_API_KEY=/m);
   const strict = await runCli(['validate', config, '--config-only', '--strict'], { env: {} });
   expect(strict.code).toBe(2);
   expect(strict.stderr).toContain('OPENAI_API_KEY is not set');
-  const set = await runCli(['validate', config, '--config-only', '--strict'], { env: { OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' } });
+  const set = await inProcess(['validate', config, '--config-only', '--strict'], { OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' });
   expect(set.code, set.stderr).toBe(0);
   expect(set.stderr).toBe('');
   for (const output of [plain, strict, set]) expect(output.stdout + output.stderr).not.toContain('sk-test-not-a-real-key');
@@ -38,11 +47,11 @@ test('an unset key variable: a warning naming it, exit 0; --strict: exit 2; set:
 
 test('a candidate skill without front matter: the warning gate layer 1 will fail on; --strict: exit 2', async () => {
   const config = experiment({ skill: (text) => text.replace(/^---\n[\s\S]*?\n---\n/, '') });
-  const plain = await runCli(['validate', config], { env: {} });
+  const plain = await inProcess(['validate', config], {});
   expect(plain.code, plain.stderr).toBe(0);
   expect(plain.stdout).toContain('dataset ok: val 200 cases');
   expect(plain.stderr).toMatch(/^warning: .*skills\/v3\.md:1: no front matter: start the file with a `---` block holding name, description and version\n {2}hint: `isobudget gate` fails on this \(layer 1/m);
-  const strict = await runCli(['validate', config, '--strict'], { env: {} });
+  const strict = await inProcess(['validate', config, '--strict'], {});
   expect(strict.code).toBe(2);
   expect(strict.stderr).toContain('v3.md:1: no front matter');
   // What the gate's layer 1 then does with the same file: fails, with the same problem.
@@ -51,7 +60,7 @@ test('a candidate skill without front matter: the warning gate layer 1 will fail
   expect(layer.outcome.status).toBe('failed');
   expect(layer.outcome.summary).toContain('v3.md:1: no front matter');
   // The shipped example is clean: no warning at all.
-  const clean = await runCli(['validate', join(DATE_PARSER, 'experiment.yaml'), '--strict'], { env: {} });
+  const clean = await inProcess(['validate', join(DATE_PARSER, 'experiment.yaml'), '--strict'], {});
   expect(clean.code, clean.stderr).toBe(0);
   expect(clean.stderr).toBe('');
 });
