@@ -22,7 +22,7 @@ const EXAMPLES = join(ROOT, 'examples');
 const JSON_FILE = join(EXAMPLES, 'results.json');
 const README = join(EXAMPLES, 'README.md');
 
-/** In the order of the table; the descriptions are its second column. */
+/** The examples in the table, in its order; the descriptions are its second column. A new example goes here. */
 const DESCRIPTIONS = {
   'date-parser': 'v3 adds rules for three date formats v2 lacks',
   'search-leak': 'v2 tells the model to diversify attempts',
@@ -73,7 +73,7 @@ if (check) {
     process.stderr.write(`stale: ${stale.join(', ')} — run \`npm run examples:table\` and commit the result\n`);
     process.exit(1);
   }
-  process.stderr.write('examples/results.json and the README table match fresh runs\n');
+  process.stderr.write(renderOnly ? 'the README table matches examples/results.json\n' : 'examples/results.json and the README table match fresh runs\n');
 } else {
   writeFileSync(JSON_FILE, json);
   writeFileSync(README, readme);
