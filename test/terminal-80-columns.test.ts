@@ -37,9 +37,11 @@ test.skipIf(tmuxMissing)('date-parser at 80 columns: ≤ 5 progress lines, no li
   const socket = `isobudget-test-${process.pid}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env: { ...process.env, TERM: 'xterm-256color' } });
   const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  let socketPath = '';
   try {
     const command = `cd ${shellQuote(dir)} && ${shellQuote(process.execPath)} ${shellQuote(BIN)} run ${shellQuote(CONFIG)} --out runs; echo "__DONE__ $?"; sleep 600`;
     tmux('new-session', '-d', '-x', String(COLUMNS), '-y', '40', '-s', 'run', command);
+    socketPath = tmux('display-message', '-p', '#{socket_path}').trim();
     let screen = '';
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
@@ -67,6 +69,8 @@ test.skipIf(tmuxMissing)('date-parser at 80 columns: ≤ 5 progress lines, no li
     } catch {
       // Already gone.
     }
+    // kill-server leaves the socket file behind.
+    if (socketPath) rmSync(socketPath, { force: true });
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
