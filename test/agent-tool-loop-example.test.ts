@@ -11,6 +11,8 @@ import { expect, test } from 'vitest';
 import type { ResultRecord } from '../src/ledger/records.js';
 import { runExperiment } from '../src/runner/run-experiment.js';
 import { verdictForRun } from '../src/verdict/verdict-for-run.js';
+import { exampleFigures } from '../src/report/examples-table.js';
+import { committedFigures } from './support/examples-results.js';
 
 const config = join(import.meta.dirname, '..', 'examples', 'tool-loop', 'experiment.yaml');
 
@@ -55,6 +57,10 @@ test('tool-loop: same answers, redundant tool use, not promoted', async () => {
   const verdict = verdictForRun(run.runDir);
   expect(verdict.same_budget?.cases).toBeGreaterThanOrEqual(200);
   expect(['no_gain', 'budget_growth', 'inconclusive']).toContain(verdict.verdict);
+  // examples/README.md's table shows these figures (npm run examples:table): a fresh run must still give them.
+  expect(exampleFigures('tool-loop', verdict)).toEqual(committedFigures('tool-loop'));
+  // Agent paths share ⌊B/n⌋ turn by turn: B binds, and the verdict must not say otherwise beside "paths cut by B".
+  expect(verdict.invariants.non_binding_arms).toEqual([]);
 
   const baseline = armTools(run.results, 'baseline_single');
   const candidate = armTools(run.results, 'candidate_single');

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runExperiment } from '../src/runner/run-experiment.js';
 import { verdictForRun } from '../src/verdict/verdict-for-run.js';
+import { exampleFigures } from '../src/report/examples-table.js';
+import { committedFigures } from './support/examples-results.js';
 
 const examples = join(import.meta.dirname, '..', 'examples');
 
@@ -25,6 +27,8 @@ describe.concurrent('examples end with their verdicts', () => {
     expect(run.results.length).toBe(run.manifest.units_planned);
     const verdict = verdictForRun(run.runDir);
     expect(expected).toContain(verdict.verdict);
+    // examples/README.md's table shows these figures (npm run examples:table): a fresh run must still give them.
+    expect(exampleFigures(name, verdict)).toEqual(committedFigures(name));
     expect(verdict.same_budget?.cases).toBeGreaterThanOrEqual(200);
     expect(verdict.bestofn_on?.n).toBe(8);
     if (name === 'date-parser') {

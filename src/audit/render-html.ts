@@ -40,7 +40,8 @@ function trendSpec(a: AuditResult): TopLevelSpec {
     const first = a.periods.find((p) => p.values[m] !== undefined)?.period.index ?? 0;
     const values = a.periods.flatMap((p) => (p.values[m] === undefined ? [] : [{ start: p.period.start, value: p.values[m] as number, status: status(a, m), fit: t ? t.intercept + t.slope * (p.period.index - first) : null }]));
     const format = m === 'bestofn_rate' || m === 'pass_at_1' ? '.0%' : m === 'retries_per_task' ? '.2f' : ',.0f';
-    const y = { type: 'quantitative', title: null, axis: { format, tickCount: 4 }, scale: { zero: false } } as const;
+    // From zero: a +7% change on an axis cut just below the data looks like a cliff.
+    const y = { type: 'quantitative', title: null, axis: { format, tickCount: 4 }, scale: { zero: true } } as const;
     return {
       width: 165,
       height: 140,

@@ -3,8 +3,10 @@ import { formatUsdSum } from '../pricing/format-usd.js';
 import type { VerdictRecord } from '../verdict/record.js';
 import { budgetLabel, pct, pointsInterval, ratio, signedPoints, tokens as num } from './text-format.js';
 import { renderSequentialMarkdown } from './sequential-text.js';
+import { screeningNote, screeningText } from './next-step.js';
 
-export function renderMarkdownSummary(record: VerdictRecord): string {
+/** `configPath`: the experiment, for the `isobudget gate …` a passing run points to. */
+export function renderMarkdownSummary(record: VerdictRecord, options: { configPath?: string | undefined } = {}): string {
   const signed = (x: number): string => `${signedPoints(x)} pts`;
   const interval = (ci: readonly [number, number] | null): string => (ci ? `CI ${pointsInterval(ci)} pts` : 'CI n/a');
   const icon = record.verdict === 'real_evolution' ? '✅' : record.verdict === 'regression' || record.verdict === 'invalid' ? '❌' : '⚠️';
@@ -21,6 +23,7 @@ export function renderMarkdownSummary(record: VerdictRecord): string {
     '',
     record.reason,
     '',
+    ...nextStep(record, options.configPath),
     `| arm | n | pass@1 | pass@N | selected@N | tokens/case | tokens/success |${priced ? ' cost | cost/success |' : ''} p95 ms | errors |`,
     `|---|---:|---:|---:|---:|---:|---:|${priced ? '---:|---:|' : ''}---:|---:|`,
     ...record.arms.map((a) => `| ${a.arm} | ${a.n} | ${pct(a.passAt1)} | ${a.n === 1 ? '—' : pct(a.passAtN)} | ${a.n === 1 ? '—' : pct(a.selectedAtN)} | ${num(a.meanTokensPerCase)} | ${num(a.tokensPerSuccess)} |${cost(a)} ${num(a.latencyP95Ms)} | ${errorCell(a.arm)} |`),
@@ -37,4 +40,9 @@ export function renderMarkdownSummary(record: VerdictRecord): string {
   const failed = record.checks.filter((c) => !c.passed);
   if (failed.length) lines.push('Checks not passed:', '', ...failed.map((c) => `- \`${c.name}\`: ${c.detail}`), '');
   return `${lines.join('\n')}\n`;
+}
+
+function nextStep(record: VerdictRecord, configPath: string | undefined): string[] {
+  const note = screeningNote(record, configPath);
+  return note ? [`**${screeningText(note, (command) => `\`${command}\``, true)}**`, ''] : [];
 }

@@ -1,9 +1,11 @@
 /** The verdict block printed in a terminal, pure text. */
 import type { VerdictRecord } from '../verdict/record.js';
 import { renderAttribution } from './attribution-text.js';
+import { screeningNote, screeningText } from './next-step.js';
 import { pct, pointsInterval, ratio, signedPoints as signed, tokens as num } from './text-format.js';
 
-export function renderVerdict(record: VerdictRecord): string {
+/** `configPath`: the experiment, for the `isobudget gate …` a passing run points to. */
+export function renderVerdict(record: VerdictRecord, options: { configPath?: string | undefined } = {}): string {
   const lines: string[] = [];
   const sb = record.same_budget;
   if (sb) {
@@ -30,5 +32,7 @@ export function renderVerdict(record: VerdictRecord): string {
     if (text) lines.push(text.trimEnd());
   }
   lines.push('', `verdict: ${record.verdict.toUpperCase()}`, `  ${record.reason}`);
+  const next = screeningNote(record, options.configPath);
+  if (next) lines.push(`  ${screeningText(next)}`);
   return `${lines.join('\n')}\n`;
 }

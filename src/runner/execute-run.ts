@@ -17,7 +17,7 @@ import { agentExecutor } from './executors/agent.js';
 import { chatExecutor } from './executors/chat.js';
 import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
-import { planUnits, type Unit } from './plan.js';
+import { armsFor, planUnits, type Unit } from './plan.js';
 import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
@@ -104,7 +104,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   if (options.signal?.aborted) onOuterAbort();
 
   const pending = units.filter((u) => !done.has(u.key));
-  const progress = new Progress(pending.length, options.progress);
+  const progress = new Progress({ total: pending.length, sink: options.progress, arms: armsFor(config.budget.bestOfN) });
   const run: RunContext = {
     runId: manifest.run_id,
     config,
@@ -158,7 +158,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
         queue.committed(outcome.result);
         if (keepResults) results.push(outcome.result);
         unitsCommitted += 1;
-        progress.unitDone();
+        progress.unitDone(outcome.result);
       } catch (error) {
         if (!abort.signal.aborted) throw error;
         // Calls this unit finished before the stop were billed: keep them apart, not lost.

@@ -102,7 +102,7 @@ export const analyzeCommand: CommandSpec = {
     const decided = Object.keys(gates).length === 0;
     const run = loadRun(runDir);
     const verdict = verdictForRun(runDir, gates, decided, {}, run);
-    const code = printVerdict(verdict, io, options, runDir);
+    const code = printVerdict(verdict, io, options, runDir, run.manifest.config_path);
     if (decided && values['no-report'] !== true) await writeReport(runDir, verdict, io, options, run);
     return code;
   },

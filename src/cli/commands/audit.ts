@@ -20,7 +20,8 @@ const USAGE = `isobudget audit [--since 90d|12w|6m|1y|DATE] [--until DATE] [--ru
   any *.jsonl of call records, e.g. ~/.isobudget/gateway/ledger); flags cost drift when tokens
   per task rise and pass@1 does not. --by defaults to week under 6 months, month beyond.
   Cost (USD) is shown beside tokens: recorded cost_usd, else the dated default prices (or --pricing FILE over them).
-  exit codes with --gate: 0 no drift, 10 cost drift, 2 bad input`;
+  exit codes with --gate: 0 no drift, 10 cost drift or not enough data to tell (the reason on
+  stderr), 2 bad input`;
 
 export const auditCommand: CommandSpec = {
   summary: 'direction audit: is the system getting better, or only more expensive? (trends, cost drift)',
@@ -58,7 +59,13 @@ export const auditCommand: CommandSpec = {
       renameSync(`${file}.tmp-${process.pid}`, file);
       if (!values.json) io.stdout.write(`audit page: ${file}\n`);
     }
-    return values.gate && result.drift.flagged ? EXIT.notPromotable : EXIT.ok;
+    if (!values.gate) return EXIT.ok;
+    // A gate that cannot see a trend has not shown "no drift": it fails, and says why.
+    if (result.drift.status === 'insufficient_data') {
+      io.stderr.write(`audit --gate: not enough data to decide (${result.drift.reason}; ${result.sources.tasks} tasks from ${result.sources.runs} run ledgers and ${result.sources.gatewayFiles} gateway files between ${result.since.slice(0, 10)} and ${result.until.slice(0, 10)}); widen --since, or point --runs/--gateway at the ledgers\n`);
+      return EXIT.notPromotable;
+    }
+    return result.drift.flagged ? EXIT.notPromotable : EXIT.ok;
   },
 };
 

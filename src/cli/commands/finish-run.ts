@@ -8,10 +8,12 @@ import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { renderJunit } from '../../report/junit.js';
 import { writeRunReport } from '../../report/html/write-run-report.js';
+import { wrapToWidth } from '../../report/text-wrap.js';
 import { EXIT } from '../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { terminalColumns, type CliIO } from '../io.js';
 
 export interface FinishOptions {
   gate: boolean;
@@ -28,7 +30,7 @@ export async function finishRun(runDir: string, io: CliIO, options: FinishOption
   // Read once for the verdict and the report: results.jsonl of a 1,000-case run is ~6 MB.
   const run = loadRun(runDir);
   const verdict = verdictForRun(runDir, options.gates, true, {}, run);
-  const code = printVerdict(verdict, io, options, runDir);
+  const code = printVerdict(verdict, io, options, runDir, run.manifest.config_path);
   if (options.report !== false) await writeReport(runDir, verdict, io, options, run);
   return code;
 }
@@ -37,24 +39,29 @@ export async function finishRun(runDir: string, io: CliIO, options: FinishOption
 export async function writeReport(runDir: string, verdict: VerdictRecord, io: CliIO, options: Pick<FinishOptions, 'json' | 'markdown'>, run?: LoadedRun): Promise<void> {
   try {
     const written = await writeRunReport(runDir, { verdict, ...(run ? { run } : {}) });
-    if (!options.json && !options.markdown) io.stdout.write(`report: ${written.file}\n`);
+    if (!options.json && !options.markdown) io.stdout.write(wrapToWidth(`report: ${written.file}\n`, terminalColumns(io.stdout)));
   } catch (error) {
     io.stderr.write(`warning: report.html not written: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }
 
-export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishOptions, runDir?: string): number {
+/** `configPath`: the run's experiment (absolute), shown relative to the working directory in `isobudget gate …`. */
+export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishOptions, runDir?: string, configPath?: string): number {
+  const shown = { configPath: configPath === undefined ? undefined : displayPath(configPath, io.cwd) };
   if (options.json) io.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
-  else if (options.markdown) io.stdout.write(renderMarkdownSummary(verdict));
+  else if (options.markdown) io.stdout.write(renderMarkdownSummary(verdict, shown));
   else {
-    io.stdout.write(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, ${budgetHeader(verdict)}\n\n`);
-    io.stdout.write(renderArmTable(verdict.arms));
-    if (verdict.sequential) io.stdout.write(`\n${renderSequential(verdict.sequential)}`);
-    io.stdout.write(`\n${renderVerdict(verdict)}`);
-    if (runDir) io.stdout.write(`\nledger: ${runDir}\n`);
+    // On a terminal the text fits its width: the table takes its narrow layout, prose wraps.
+    const columns = terminalColumns(io.stdout);
+    const fit = (text: string): string => wrapToWidth(text, columns);
+    io.stdout.write(fit(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, ${budgetHeader(verdict)}\n\n`));
+    io.stdout.write(renderArmTable(verdict.arms, columns));
+    if (verdict.sequential) io.stdout.write(fit(`\n${renderSequential(verdict.sequential)}`));
+    io.stdout.write(fit(`\n${renderVerdict(verdict, shown)}`));
+    if (runDir) io.stdout.write(fit(`\nledger: ${runDir}\n`));
   }
   const summary = io.env.GITHUB_STEP_SUMMARY;
-  if (summary) appendFileSync(summary, renderMarkdownSummary(verdict));
+  if (summary) appendFileSync(summary, renderMarkdownSummary(verdict, shown));
   if (options.junit) writeFileSync(options.junit, renderJunit(verdict));
   return options.gate ? gateExitCode(verdict.verdict) : EXIT.ok;
 }
@@ -71,4 +78,10 @@ export function gateExitCode(verdict: VerdictRecord['verdict']): number {
   if (verdict === 'regression') return EXIT.regression;
   if (verdict === 'invalid') return EXIT.invalid;
   return EXIT.notPromotable;
+}
+
+/** A path under the working directory as a relative one (what the user would type), else as is. */
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

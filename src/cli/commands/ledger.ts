@@ -9,6 +9,7 @@ import { runPaths } from '../../ledger/run-dir.js';
 import { buildSqliteIndex } from '../../ledger/sqlite-index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalColumns } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = 'isobudget ledger index RUN_DIR | isobudget ledger show RUN_DIR   (RUN_DIR: a directory, a run id or its unique start, or latest)';
@@ -34,7 +35,7 @@ export const ledgerCommand: CommandSpec = {
       for (const row of byRole) io.stdout.write(`  ${row.role}: ${row.calls} calls, ${row.tokens ?? 0} tokens billed, ${row.failed} failed attempts, ${row.missing} without usage\n`);
       for (const warning of run.manifest.warnings) io.stdout.write(`  warning: ${warning}\n`);
       for (const event of run.manifest.events) io.stdout.write(`  event ${event.ts}: ${event.message}\n`);
-      io.stdout.write(`\n${renderArmTable(armMetrics(run.results.filter((r) => r.split !== 'regression')))}`);
+      io.stdout.write(`\n${renderArmTable(armMetrics(run.results.filter((r) => r.split !== 'regression')), terminalColumns(io.stdout))}`);
     } finally {
       db.close();
     }

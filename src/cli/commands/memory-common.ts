@@ -4,7 +4,7 @@ import type { MemoryStore } from '../../memory/store/spec.js';
 import type { Options } from '../args.js';
 import type { CliIO } from '../io.js';
 
-export const MEMORY_USAGE = `isobudget memory ingest RUN_DIR|ID|latest...        verdicts → skill_candidate / negative_pattern / evidence
+export const MEMORY_USAGE = `isobudget memory ingest RUN_DIR|ID|latest...        verdicts → skill_candidate / negative_pattern; others → evidence on the candidate's records, or a new learning
 isobudget memory import-learnings DIR [--from-run RUN_DIR|ID|latest] [--run ID --base-url URL --model M --budget B --n N --verdict V]
 isobudget memory search [WORDS...] [--type T] [--all] [--limit N] [--json]
 isobudget memory export [WORDS...] [--skills DIR] [--json]   active records by weight, negative patterns first

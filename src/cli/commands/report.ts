@@ -31,7 +31,7 @@ export const reportCommand: CommandSpec = {
     const written = await writeReportFile(values.out === undefined ? join(runDir, 'report.html') : resolve(io.cwd, values.out), input);
     for (const warning of written.warnings) io.stderr.write(`warning: chart: ${warning}\n`);
     if (values.junit !== undefined) writeFileSync(resolve(io.cwd, values.junit), renderJunit(input.verdict));
-    if (values.markdown) io.stdout.write(renderMarkdownSummary(input.verdict));
+    if (values.markdown) io.stdout.write(renderMarkdownSummary(input.verdict, { configPath: input.manifest?.config_path }));
     else io.stdout.write(`report: ${written.file} (${(written.bytes / 1024).toFixed(0)} KiB) — ${input.verdict.verdict}\n`);
     return EXIT.ok;
   },

@@ -8,7 +8,9 @@ import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { numberOption, parseCommandArgs } from '../args.js';
+import { wrapToWidth } from '../../report/text-wrap.js';
 import { EXIT } from '../exit-codes.js';
+import { terminalColumns } from '../io.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
@@ -70,17 +72,24 @@ export const runCommand: CommandSpec = {
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
       ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
-      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}) } }),
+      ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}), get columns() { return io.stderr.columns; } } }),
       onStart: (started) => {
         if (quiet) return;
-        io.stderr.write(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map((a) => `${a.arm} (max_tokens/path ${a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? a.minMaxTokensPerPath : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`}, ${a.nMode})`).join(', ')}\n`);
-        for (const warning of started.warnings) io.stderr.write(`warning: ${warning}\n`);
+        const fit = (text: string): string => wrapToWidth(text, terminalColumns(io.stderr));
+        // An agent path is many calls: each turn gets what is left of the path's share ⌊B/n⌋, at most the cap.
+        const agent = started.config.executor.type === 'agent';
+        const cap = (a: Manifest['arms'][number]): string => (a.minMaxTokensPerPath === a.maxMaxTokensPerPath ? String(a.minMaxTokensPerPath) : `${a.minMaxTokensPerPath}–${a.maxMaxTokensPerPath}`);
+        const describe = (a: Manifest['arms'][number]): string => (agent
+          ? `${a.arm} (max_tokens/turn ≤ ${started.config.budget.perCaseMaxTokens} of a ${Math.floor(started.config.budget.totalTokensPerCase / a.n)}-token share per path, ${a.binding ? 'B binds' : 'B not binding'})`
+          : `${a.arm} (max_tokens/path ${cap(a)}, ${a.nMode})`);
+        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
-        if (plan) io.stderr.write(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`);
+        if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
       },
     });
     if (result.interrupted) {
-      io.stderr.write(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`);
+      io.stderr.write(wrapToWidth(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`, terminalColumns(io.stderr)));
       return EXIT.interrupted;
     }
     return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });

@@ -3,16 +3,14 @@
  * C baseline n=N, D candidate n=N. With several N (best_of_n: [1, 4, 8]) the N is appended
  * (C4, D8) so every arm keeps a distinct label.
  */
+import { armLetter } from '../../core/arm-letter.js';
+
+export { armLetter };
+
 export interface ArmIdentity {
   arm: string;
   variant: 'baseline' | 'candidate';
   n: number;
-}
-
-export function armLetter(arm: Pick<ArmIdentity, 'variant' | 'n'>, allN: readonly number[]): string {
-  if (arm.n === 1) return arm.variant === 'baseline' ? 'A' : 'B';
-  const several = new Set(allN.filter((n) => n > 1)).size > 1;
-  return `${arm.variant === 'baseline' ? 'C' : 'D'}${several ? String(arm.n) : ''}`;
 }
 
 export function armCaption(arm: ArmIdentity, allN: readonly number[]): string {

@@ -24,6 +24,33 @@ function costCells(arm: ArmMetrics): string {
   return `<td class="cost"${title}>${h(formatUsdSum(arm.costUsd, arm.unitsMissingCost))}</td><td class="cost"${title}>${h(formatUsdSum(arm.costPerSuccessUsd, arm.unitsMissingCost))}</td>`;
 }
 
+/**
+ * What caps the arm's output, said so that it agrees with "paths cut by B" beside it. A chat
+ * path is one call: B binds when ⌊(B − prompt)/n⌋ is below per_case_max_tokens. An agent
+ * path's turns share ⌊B/n⌋, each turn getting what is left: B binds late in a path, never on
+ * the first turn the cap column shows. Whatever the plan said, B binds for an arm some of
+ * whose paths it cut.
+ */
+export function bindingText(arm: ArmMetrics, plan: Manifest['arms'][number] | undefined, manifest: Manifest | undefined): { text: string; title: string; perTurn: boolean } {
+  const config = manifest?.config;
+  const agent = config?.executor.type === 'agent';
+  const cut = arm.budgetExhaustedRate > 0;
+  const binds = cut || plan?.binding === true;
+  if (agent && config) {
+    const share = Math.floor(config.budget.totalTokensPerCase / arm.n);
+    return {
+      text: `${binds ? 'B binds' : 'B not binding'}: ${count(share)} / path`,
+      title: `each turn gets min(per_case_max_tokens ${count(config.budget.perCaseMaxTokens)}, what is left of the path's share ⌊B/n⌋ = ${count(share)} after its prompt)${cut ? `; B cut ${pct(arm.budgetExhaustedRate)} of the paths` : binds ? '; B can end a path before max_turns, though it cut none here' : ''}`,
+      perTurn: true,
+    };
+  }
+  return {
+    text: binds ? 'B binds' : 'B not binding',
+    title: binds ? `max_tokens per path = ⌊(B − prompt) / n⌋${cut ? `; B cut ${pct(arm.budgetExhaustedRate)} of the paths` : ''}` : 'every path is capped at per_case_max_tokens: the arms are capped alike but not spend-aligned',
+    perTurn: false,
+  };
+}
+
 export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest | undefined, confidence: number): string {
   const allN = arms.map((a) => a.n);
   const priced = arms.some((a) => a.costUsd !== null && a.costUsd !== undefined);
@@ -33,6 +60,7 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
     const [lo, hi] = wilsonInterval(Math.round(a.selectedAtN * trials), trials, confidence);
     const p = plan.get(a.arm);
     const cap = p ? (p.minMaxTokensPerPath === p.maxMaxTokensPerPath ? count(p.minMaxTokensPerPath) : `${count(p.minMaxTokensPerPath)}–${count(p.maxMaxTokensPerPath)}`) : '—';
+    const binds = bindingText(a, p, manifest);
     const passAtK = a.n > 1 ? Object.entries(a.passAtK).filter(([k]) => Number(k) > 1 && Number(k) < a.n).map(([k, v]) => `pass@${k} ${pct(v)}`).join(', ') : '';
     return `<tr class="variant-${a.variant}">
   <th scope="row"><span class="arm-letter">${h(armLetter(a, allN))}</span> ${h(a.arm)}</th>
@@ -41,7 +69,7 @@ export function armTableSection(arms: readonly ArmMetrics[], manifest: Manifest 
   <td title="per-path pass rate${a.n > 1 ? ' (unbiased pass@1 over the n paths)' : ''}">${h(pct(a.passAt1))}</td>
   <td title="${h(passAtK)}">${a.n === 1 ? '—' : h(pct(a.passAtN))}</td>
   <td>${h(count(a.meanTokensPerCase))}</td><td>${h(count(a.tokensPerSuccess))}</td>${priced ? costCells(a) : ''}<td>${h(count(a.meanOutputTokens))}</td>
-  <td>${h(cap)}${p ? `<div class="ci">${p.binding ? 'B binds' : 'B not binding'} · ${h(p.nMode)}</div>` : ''}</td>
+  <td title="${h(binds.title)}">${h(cap)}${binds.perTurn ? ' / turn' : ''}${p ? `<div class="ci">${h(binds.text)} · ${h(p.nMode)}</div>` : ''}</td>
   <td>${h(count(a.latencyP50Ms))} / ${h(count(a.latencyP95Ms))}</td>
   <td>${h(pct(a.budgetExhaustedRate))}</td><td>${h(count(a.retries))} / ${a.callsMissingUsage ? `<b class="warn">${h(count(a.callsMissingUsage))}</b>` : '0'}</td>
   ${errorCell(a)}

@@ -1,6 +1,7 @@
 /** The top of the report: the verdict, its reason, the numbers it rests on, every check. Pure. */
 import type { Manifest } from '../../ledger/manifest.js';
 import type { VerdictName, VerdictRecord } from '../../verdict/record.js';
+import { screeningNote } from '../next-step.js';
 import { escapeHtml as h } from './escape.js';
 import { count, pct, pts, ptsInterval, ratio, ratioInterval } from './format.js';
 
@@ -15,7 +16,8 @@ const TONE: Record<VerdictName, 'good' | 'bad' | 'warn' | 'neutral'> = {
 };
 
 const ACTION: Record<VerdictName, string> = {
-  real_evolution: 'Promotable: better at the same budget with Best-of-N off.',
+  // Said by actionLine with the split and the gate command: a run screens, `gate` promotes.
+  real_evolution: 'Better at the same budget with Best-of-N off.',
   regression: 'Roll back: something the baseline could do got worse.',
   invalid: 'Fix the run: an invariant broke, no number below can be trusted.',
   budget_growth: 'Not promotable: the gain is bought with tokens or latency.',
@@ -47,7 +49,7 @@ export function verdictSection(record: VerdictRecord, manifest: Manifest | undef
     <div class="verdict-name" data-verdict="${h(record.verdict)}">${h(record.verdict.replace(/_/g, ' '))}</div>
     <div class="verdict-who"><b>${h(record.candidate_id)}</b> vs <b>${h(record.baseline_id)}</b><br><span class="muted">${h(record.experiment)} · split ${h(record.split)} · ${sb && sb.budget === null ? 'B unknown' : `B = ${h(count(sb?.budget ?? manifest?.config.budget.totalTokensPerCase))} tokens per case`} · run ${h(record.run_id)}</span></div>
   </div>
-  <p class="action">${h(ACTION[record.verdict])}</p>
+  <p class="action">${actionLine(record, manifest)}</p>
   <p class="reason">${h(record.reason)}</p>
   ${power}
 </header>
@@ -56,6 +58,14 @@ export function verdictSection(record: VerdictRecord, manifest: Manifest | undef
   <div><h3>Checks, in the order the verdict applies them</h3><ul class="checks">${checks}</ul></div>
   ${notes ? `<div><h3>Read before trusting the numbers</h3><ul class="notes">${notes}</ul></div>` : ''}
 </section>`;
+}
+
+/** The verdict's consequence; a pass says "passes screening on val — next: `isobudget gate …`", never "promotable". */
+function actionLine(record: VerdictRecord, manifest: Manifest | undefined): string {
+  const next = screeningNote(record, manifest?.config_path);
+  if (next === undefined) return h(ACTION[record.verdict]);
+  const head = `${next.head.charAt(0).toUpperCase()}${next.head.slice(1)}`;
+  return `<b>${h(head)}<code>${h(next.command)}</code></b>${h(next.tail)}. ${h(ACTION.real_evolution)}`;
 }
 
 function figure(title: string, value: string, detail: string, tone: string): string {
