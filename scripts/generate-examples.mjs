@@ -341,7 +341,7 @@ const EXAMPLES = [
   {
     // Small splits: the evolve loop screens several candidates, and its end-to-end test runs it.
     name: 'evolve-date-parser', prefix: 'evdate', seed: 20260612,
-    sizes: { train: 60, val: 100, test: 100, regression: 20 },
+    sizes: { train: 60, val: 200, test: 100, regression: 20 },
     weights: (split) => (split === 'regression' ? DATE_REGRESSION_WEIGHTS : EVOLVE_DATE_WEIGHTS),
     make: makeDateCase,
   },
