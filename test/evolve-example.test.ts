@@ -164,6 +164,9 @@ describe('isobudget evolve on examples/evolve-date-parser', () => {
     const report = readFileSync(join(result.dir, 'report.html'), 'utf8');
     expect(report).toContain('aria-label="lineage tree"');
     expect(report).toContain('n=1 pass on val per round');
+    expect(report).toContain('anytime-valid CS at 99.5%');
+    expect(report).toMatch(/sequential screens: [\d,]+ of ~[\d,]+ for every screen on the whole split/);
+    for (const key of ['screening', 'stopped_at', 'stop_reason', 'tokens_full_split_estimate']) expect(lineage[0]).toHaveProperty(key);
     expect(report).not.toMatch(/<script src=|https?:\/\/(?!www\.w3\.org)/);
   });
 });

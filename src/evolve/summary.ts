@@ -141,21 +141,49 @@ function screeningSummary(lineage: readonly LineageEntry[], settings: EvolveSett
   };
 }
 
+/**
+ * Val cases behind a lineage entry's pass rates: a sequential screen's `stopped_at`; a fixed
+ * screen read the whole split, more than any sequential screen of it.
+ */
+function casesOf(entry: LineageEntry): number {
+  return entry.stopped_at ?? Number.POSITIVE_INFINITY;
+}
+
+/** The starting skill's val pass: from the screen of it that read the most cases (the first of those). */
 function startPoint(lineage: readonly LineageEntry[], version: string): ValPoint | null {
-  const first = lineage.find((e) => e.parent === version && e.baseline_pass !== null && e.baseline_pass_ci !== null);
+  const first = startScreen(lineage, version);
   return first && first.baseline_pass !== null && first.baseline_pass_ci ? { round: 0, version, pass: first.baseline_pass, ci95: first.baseline_pass_ci } : null;
 }
 
-/** The incumbent's val pass at the end of each round: the accepted candidate's, else the incumbent's own from that round's screens. */
+function startScreen(lineage: readonly LineageEntry[], version: string): LineageEntry | undefined {
+  return mostCases(lineage.filter((e) => e.parent === version && e.baseline_pass !== null && e.baseline_pass_ci !== null));
+}
+
+function mostCases(entries: readonly LineageEntry[]): LineageEntry | undefined {
+  return entries.reduce<LineageEntry | undefined>((best, e) => (best === undefined || casesOf(e) > casesOf(best) ? e : best), undefined);
+}
+
+/**
+ * The incumbent's val pass at the end of each round: the accepted candidate's, else the
+ * incumbent's own from that round's screens — unless those read fewer cases than the estimate
+ * it has (a sequential screen stopped for futility after 40 cases says little about the incumbent).
+ */
 function valPerRound(lineage: readonly LineageEntry[], rounds: number, startVersion: string): ValPoint[] {
   const points: ValPoint[] = [];
   let current = startPoint(lineage, startVersion);
+  const start = startScreen(lineage, startVersion);
+  let currentCases = start ? casesOf(start) : 0;
   for (let round = 1; round <= rounds; round += 1) {
     const entries = lineage.filter((e) => e.round === round);
     const accepted = entries.find((e) => e.status === 'accepted');
-    const screened = entries.find((e) => e.baseline_pass !== null && e.baseline_pass_ci !== null);
-    if (accepted?.version && accepted.candidate_pass !== null && accepted.candidate_pass_ci) current = { round, version: accepted.version, pass: accepted.candidate_pass, ci95: accepted.candidate_pass_ci };
-    else if (screened && screened.baseline_pass !== null && screened.baseline_pass_ci) current = { round, version: screened.parent, pass: screened.baseline_pass, ci95: screened.baseline_pass_ci };
+    const screened = mostCases(entries.filter((e) => e.baseline_pass !== null && e.baseline_pass_ci !== null));
+    if (accepted?.version && accepted.candidate_pass !== null && accepted.candidate_pass_ci) {
+      current = { round, version: accepted.version, pass: accepted.candidate_pass, ci95: accepted.candidate_pass_ci };
+      currentCases = casesOf(accepted);
+    } else if (screened && screened.baseline_pass !== null && screened.baseline_pass_ci && (current?.version !== screened.parent || casesOf(screened) >= currentCases)) {
+      current = { round, version: screened.parent, pass: screened.baseline_pass, ci95: screened.baseline_pass_ci };
+      currentCases = casesOf(screened);
+    }
     if (current) points.push({ ...current, round });
   }
   return points;
