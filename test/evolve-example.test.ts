@@ -1,6 +1,8 @@
 /**
- * `examples/evolve-date-parser` end to end, on the simulator with its real waits: the loop
- * reaches an incumbent that is `real_evolution` against v1 within 5 rounds; the proposer's
+ * `examples/evolve-date-parser` end to end, on the simulator with its real waits, screening
+ * sequentially (the loop's default: issue 14's anytime-valid run, its CS at the Bonferroni
+ * level): the loop reaches an incumbent that is `real_evolution` against v1 within 5 rounds,
+ * and its screens spend fewer tokens than the same loop with `screening: fixed`; the proposer's
  * "try several readings" direction is recorded as a negative pattern; a later round's
  * proposer input shows that pattern first and no later proposal repeats it; no test-split
  * case is in any ledger of the loop; summary.json's tokens are the sum of its ledgers and
@@ -12,31 +14,75 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { addedLines, directionWords, NEGATIVE_OVERLAP, overlap } from '../src/evolve/direction.js';
 import { runEvolve, type EvolveResult } from '../src/evolve/loop.js';
+import type { Manifest } from '../src/ledger/manifest.js';
 import { openMemoryStore } from '../src/memory/store/open.js';
+import type { VerdictRecord } from '../src/verdict/record.js';
 import { caseIds, caseInputs, copyEvolveExample, loopLedgers } from './support/evolve.js';
 
 let dir: string;
 let result: EvolveResult;
+let fixed: EvolveResult;
 
 beforeAll(async () => {
   dir = copyEvolveExample();
   result = await runEvolve({ configPath: join(dir, 'experiment.yaml'), outDir: join(dir, 'evolve'), evolveId: 'e2e', storePath: join(dir, 'memory.sqlite'), cwd: dir, env: {} });
-}, 120_000);
+  // The same loop with fixed screens, afterwards (not beside it: the latency gates compare wall-clock times) and without
+  // the simulator's waits — only its tokens are compared, and tokens do not depend on time.
+  const fixedDir = copyEvolveExample();
+  fixed = await runEvolve({ configPath: join(fixedDir, 'experiment.yaml'), outDir: join(fixedDir, 'evolve'), evolveId: 'fixed', storePath: join(fixedDir, 'memory.sqlite'), cwd: fixedDir, env: {}, flags: { screening: 'fixed' }, simLatencyScale: 0 });
+}, 180_000);
 
 describe('isobudget evolve on examples/evolve-date-parser', () => {
-  test('reaches an incumbent that is real_evolution against v1 within 5 rounds, at the corrected level', () => {
+  test('reaches an incumbent that is real_evolution against v1 within 5 rounds, at the corrected level, screening sequentially', () => {
     const { summary, lineage } = result;
-    expect(summary.correction).toEqual({ method: 'bonferroni', family_alpha: expect.closeTo(0.05, 12), planned_screens: 10, screen_confidence: expect.closeTo(0.995, 12), bootstrap_rounds: 10_000 });
+    expect(summary.correction).toEqual({ method: 'bonferroni', family_alpha: expect.closeTo(0.05, 12), planned_screens: 10, screen_confidence: expect.closeTo(0.995, 12), bootstrap_rounds: 10_000, screening: 'sequential', interval: 'betting confidence sequence' });
     const first = lineage.find((e) => e.status === 'accepted');
-    expect(first).toMatchObject({ parent: '1', verdict: 'real_evolution', confidence: expect.closeTo(0.995, 12) });
+    expect(first).toMatchObject({ parent: '1', verdict: 'real_evolution', confidence: expect.closeTo(0.995, 12), screening: 'sequential', stop_reason: 'efficacy' });
     expect(first?.round).toBeLessThanOrEqual(5);
+    // Accepted on the anytime-valid CS at 1 − α/m, read where the screen stopped: the same interval its verdict.json records.
     expect(first?.ci95?.[0]).toBeGreaterThan(0);
+    const verdict = JSON.parse(readFileSync(join(result.dir, first?.run_dir ?? '', 'verdict.json'), 'utf8')) as VerdictRecord;
+    expect(verdict.sequential).toMatchObject({ stopped_at: first?.stopped_at, stop_reason: 'efficacy', method: { confidence: expect.closeTo(0.995, 12), gain_confidence: 0.8 } });
+    expect(first?.ci95).toEqual(verdict.sequential?.n1.cs);
+    expect(first?.stopped_at).toBeLessThan(200);
     expect(summary.final_vs_start).toMatchObject({ start_version: '1', verdict: 'real_evolution' });
     expect(summary.val.final?.pass).toBeGreaterThan(summary.val.start?.pass ?? 1);
     // Every screened candidate was remembered; only real_evolution replaced an incumbent.
     for (const entry of lineage) {
       if (entry.run_dir !== null) expect(entry.memory_id).not.toBeNull();
       if (entry.status === 'accepted') expect(entry.verdict).toBe('real_evolution');
+    }
+  });
+
+  test('every screen is the sequential run at the corrected level, and the loop spends fewer screening tokens than with fixed screens', () => {
+    const screened = result.lineage.filter((e) => e.run_dir !== null);
+    expect(screened.length).toBeGreaterThanOrEqual(4);
+    for (const entry of screened) {
+      const manifest = JSON.parse(readFileSync(join(result.dir, entry.run_dir ?? '', 'manifest.json'), 'utf8')) as Manifest;
+      expect(manifest.sequential?.plan.levels).toMatchObject({ confidence: expect.closeTo(0.995, 12), gainConfidence: 0.8, futilityConfidence: 0.6, horizon: 200 });
+      expect(manifest.sequential?.stopped_at).toBe(entry.stopped_at);
+      expect(entry).toMatchObject({ screening: 'sequential', stop_reason: expect.stringMatching(/^(efficacy|futility|leakage|exhausted)$/) });
+      expect(entry.stopped_at).toBeGreaterThanOrEqual(40);
+    }
+    // The leakage direction stops at the first look: n=1 cannot reach the minimum gain (its n=4 gain is then judged
+    // on those 40 cases by the ordinary rules); most screens stop before the whole split.
+    expect(screened.find((e) => e.verdict === 'budget_leakage')).toMatchObject({ stop_reason: expect.stringMatching(/^(leakage|futility)$/), stopped_at: 40 });
+    expect(result.summary.screening.stopped_early).toBeGreaterThan(screened.length / 2);
+    expect(result.summary.screening.tokens_spent).toBe(result.summary.tokens.screen);
+    expect(fixed.summary.screening).toMatchObject({ method: 'fixed', stopped_early: 0 });
+    expect(fixed.lineage.every((e) => e.stopped_at === null && e.stop_reason === null)).toBe(true);
+
+    const sequentialTokens = result.summary.tokens.screen;
+    const fixedTokens = fixed.summary.tokens.screen;
+    process.stdout.write(`evolve-date-parser screening tokens: sequential ${sequentialTokens} (${result.summary.screening.screens} screens), fixed ${fixedTokens} (${fixed.summary.screening.screens} screens)\n`);
+    expect(sequentialTokens).toBeLessThan(fixedTokens);
+    // Round 1 screens the same two proposals against the same v1 in both loops: the same question, fewer tokens where the screen stopped.
+    for (const version of ['2', '3']) {
+      const a = result.lineage.find((e) => e.version === version);
+      const b = fixed.lineage.find((e) => e.version === version);
+      expect(a?.diff).toBe(b?.diff);
+      if (a?.stop_reason === 'exhausted') expect(a.screen_tokens).toBe(b?.screen_tokens);
+      else expect(a?.screen_tokens).toBeLessThan(b?.screen_tokens ?? 0);
     }
   });
 
@@ -118,6 +164,9 @@ describe('isobudget evolve on examples/evolve-date-parser', () => {
     const report = readFileSync(join(result.dir, 'report.html'), 'utf8');
     expect(report).toContain('aria-label="lineage tree"');
     expect(report).toContain('n=1 pass on val per round');
+    expect(report).toContain('anytime-valid CS at 99.5%');
+    expect(report).toMatch(/sequential screens: [\d,]+ of ~[\d,]+ for every screen on the whole split/);
+    for (const key of ['screening', 'stopped_at', 'stop_reason', 'tokens_full_split_estimate']) expect(lineage[0]).toHaveProperty(key);
     expect(report).not.toMatch(/<script src=|https?:\/\/(?!www\.w3\.org)/);
   });
 });

@@ -66,6 +66,8 @@ export const DEFAULTS = {
   /** max_tokens of one proposer call (tokens). */
   evolveProposerMaxTokens: 4096,
   evolveProposerTemperature: 0.7,
+  /** Screening of the loop's candidates: the sequential run of issue 14 (`fixed`: every val case). */
+  evolveScreening: 'sequential',
   /** `datasets.refresh`: where `datasets add-failures` sends new cases. */
   refresh: { train: 0.5, val: 0.25, test: 0.25 },
 } as const;

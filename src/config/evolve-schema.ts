@@ -23,6 +23,7 @@ export function evolveSchema<P extends z.ZodType>(provider: P) {
     stop_after_no_gain: opt(z.int().positive(), 'Stop after this many consecutive rounds without an accepted candidate.', DEFAULTS.evolveStopAfterNoGain),
     max_tokens: opt(z.int().positive(), 'max_tokens of each proposer call (tokens).', DEFAULTS.evolveProposerMaxTokens),
     temperature: opt(z.number().min(0).max(2), 'Sampling temperature of the proposer, 0–2.', DEFAULTS.evolveProposerTemperature),
+    screening: opt(z.enum(['sequential', 'fixed']), 'How each candidate is screened on val: `sequential` (anytime-valid, stops once decided; its settings come from the `sequential:` block) or `fixed` (every val case).', DEFAULTS.evolveScreening),
   }).meta({ description: 'The self-evolution loop (`isobudget evolve`): diagnose on train, propose diffs, screen on val at the same B, remember, repeat.' });
 }
 

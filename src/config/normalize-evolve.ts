@@ -17,6 +17,7 @@ export function normalizeEvolve(raw: RawEvolve, modelsProposer: string | undefin
     stopAfterNoGain: raw.stop_after_no_gain,
     maxTokens: raw.max_tokens,
     temperature: raw.temperature,
+    screening: raw.screening,
   };
 }
 

@@ -187,7 +187,12 @@ export interface EvolveConfig {
   /** max_tokens of one proposer call (tokens). */
   maxTokens: number | undefined;
   temperature: number | undefined;
+  /** How each candidate is screened on val: `sequential` (issue 14, the default) or `fixed` (every case). */
+  screening: EvolveScreening | undefined;
 }
+
+/** A loop's screening: the anytime-valid sequential run, or the fixed-sample run of the whole split. */
+export type EvolveScreening = 'sequential' | 'fixed';
 
 export interface ExperimentConfig {
   experiment: string;

@@ -14,8 +14,27 @@
  * level an anytime-valid sequential screen can be run at unchanged. Since `real_evolution`
  * needs the lower end of a two-sided interval above 0, each screen's one-sided error is
  * α/(2m), and the loop's chance of accepting any no-better edit is at most α/2.
+ *
+ * Sequential screening (the default, issue 14): the interval at 1 − α/m is the screen's
+ * anytime-valid confidence sequence (betting CS, Waudby-Smith & Ramdas 2024), and a sequential
+ * `real_evolution` needs it above 0 at the look where the screen stopped. By Ville's inequality
+ * P(its lower end ever exceeds a true delta ≤ 0) ≤ α/(2m) whatever the stopping rule, so the
+ * union bound gives the same α/2 for the whole loop under optional stopping — with the stops
+ * chosen by the data, the incumbents and edits chosen by earlier screens, and the screens
+ * sharing the val cases (Bonferroni needs no independence). The gain bound (`gain_confidence`)
+ * stays per screen: it bounds accepting an edit whose gain is positive but below
+ * min_same_budget_gain, not accepting a no-better one.
  */
+import type { EvolveScreening } from '../config/types.js';
 import type { VerdictName } from '../verdict/record.js';
+
+/**
+ * The loop's family confidence 1 − α: the sequential test's own level when it screens
+ * (`sequential.confidence`, default gates.confidence), else gates.confidence.
+ */
+export function familyConfidence(screening: EvolveScreening, gatesConfidence: number, sequentialConfidence: number | undefined): number {
+  return screening === 'sequential' ? (sequentialConfidence ?? gatesConfidence) : gatesConfidence;
+}
 
 /** Two-sided confidence of each screen's n=1 gain interval: 1 − α/m (Bonferroni). */
 export function screenConfidence(familyAlpha: number, plannedScreens: number): number {

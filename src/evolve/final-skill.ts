@@ -50,7 +50,7 @@ export function acceptedPath(lineage: readonly LineageEntry[], finalVersion: str
 function changelogText(input: { evolveId: string; start: { version: string; file: string }; final: SkillFileVersion; lineage: readonly LineageEntry[]; loopDir: string }, file: string): string {
   const lines = [`# ${basename(file)} — changelog`, '', `Made by \`isobudget evolve\` (loop ${input.evolveId}, ${input.loopDir}); every step was screened on val against its parent at the same budget and accepted as real_evolution at the loop's corrected level. Not yet gated on test: run \`isobudget gate\`.`, ''];
   for (const entry of acceptedPath(input.lineage, input.final.version)) {
-    lines.push(`- v${entry.version} (round ${entry.round}, from v${entry.parent}): ${entry.summary}; n=1 delta ${fmt(entry.n1_delta)} with ${pct(entry.confidence)} CI [${fmt(entry.ci95?.[0] ?? null)}, ${fmt(entry.ci95?.[1] ?? null)}], tokens/success ×${entry.tokens_per_success_ratio?.toFixed(2) ?? 'n/a'}; screen ${entry.run_dir ?? '?'}, memory ${entry.memory_id ?? '?'}`);
+    lines.push(`- v${entry.version} (round ${entry.round}, from v${entry.parent}): ${entry.summary}; n=1 delta ${fmt(entry.n1_delta)} with ${pct(entry.confidence)} ${entry.screening === 'sequential' ? `anytime-valid CS (sequential screen: ${entry.stopped_at ?? '?'} val cases, ${entry.stop_reason ?? '?'})` : 'CI'} [${fmt(entry.ci95?.[0] ?? null)}, ${fmt(entry.ci95?.[1] ?? null)}], tokens/success ×${entry.tokens_per_success_ratio?.toFixed(2) ?? 'n/a'}; screen ${entry.run_dir ?? '?'}, memory ${entry.memory_id ?? '?'}`);
   }
   lines.push(`- v${input.start.version}: the starting skill, ${basename(input.start.file)}`, '');
   return lines.join('\n');

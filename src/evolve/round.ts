@@ -52,7 +52,7 @@ export async function runRound(
       entry.memory_id = await remember(context, join(context.paths.dir, outcome.runDir));
       fillScreen(entry, outcome, candidate);
       screened.push({ entry, outcome, candidate });
-      context.log(`round ${round}: v${candidate.version} → ${outcome.verdict.verdict} (n=1 delta ${signed(entry.n1_delta)}, ${pct(context.settings.screenConfidence)} CI [${signed(entry.ci95?.[0] ?? null)}, ${signed(entry.ci95?.[1] ?? null)}])`);
+      context.log(`round ${round}: v${candidate.version} → ${outcome.verdict.verdict} (n=1 delta ${signed(entry.n1_delta)}, ${intervalName(entry)} [${signed(entry.ci95?.[0] ?? null)}, ${signed(entry.ci95?.[1] ?? null)}]${stopText(entry)})`);
     } catch (error) {
       if (!(error instanceof LoopStopped)) throw error;
       stop = error.stop;
@@ -64,7 +64,7 @@ export async function runRound(
     const level = pct(context.settings.screenConfidence);
     if (index === winner) {
       entry.status = 'accepted';
-      entry.reason = `real_evolution with its ${level} gain interval above 0 (corrected for ${context.settings.plannedScreens} screens): replaces v${incumbent.version}`;
+      entry.reason = `real_evolution with its ${intervalName(entry)} above 0 (corrected for ${context.settings.plannedScreens} screens${stopText(entry)}): replaces v${incumbent.version}`;
     } else {
       entry.status = 'rejected';
       entry.reason = isAcceptable(outcome.verdict.verdict) ? `real_evolution, but version ${screened[winner ?? 0]?.entry.version ?? '?'} gained more this round` : `${outcome.verdict.verdict} at the ${level} level: ${outcome.verdict.reason}`;
@@ -97,6 +97,10 @@ function baseEntry(round: number, incumbent: SkillFileVersion, proposal: Proposa
     n1_delta: null,
     ci95: null,
     confidence: null,
+    screening: null,
+    stopped_at: null,
+    stop_reason: null,
+    tokens_full_split_estimate: null,
     tokens_per_success_ratio: null,
     proposer_tokens: proposal.proposerTokens,
     screen_tokens: 0,
@@ -112,10 +116,16 @@ function baseEntry(round: number, incumbent: SkillFileVersion, proposal: Proposa
 
 function fillScreen(entry: LineageEntry, outcome: ScreenOutcome, candidate: SkillFileVersion): void {
   const same = outcome.verdict.same_budget;
+  const sequential = outcome.verdict.sequential;
   entry.verdict = outcome.verdict.verdict;
-  entry.n1_delta = same?.delta ?? null;
-  entry.ci95 = same?.ci95 ?? null;
-  entry.confidence = same?.confidence ?? null;
+  entry.n1_delta = same?.delta ?? sequential?.n1.delta ?? null;
+  // The interval the decision rests on: under optional stopping only the anytime-valid CS is valid.
+  entry.ci95 = sequential ? [...sequential.n1.cs] : (same?.ci95 ?? null);
+  entry.confidence = sequential ? sequential.method.confidence : (same?.confidence ?? null);
+  entry.screening = sequential ? 'sequential' : 'fixed';
+  entry.stopped_at = sequential?.stopped_at ?? null;
+  entry.stop_reason = sequential?.stop_reason ?? null;
+  entry.tokens_full_split_estimate = sequential?.tokens_full_split_estimate ?? null;
   entry.tokens_per_success_ratio = same?.tokens_per_success_growth ?? null;
   entry.screen_tokens = outcome.tokens;
   entry.run_dir = outcome.runDir;
@@ -125,6 +135,15 @@ function fillScreen(entry: LineageEntry, outcome: ScreenOutcome, candidate: Skil
   // Single rates at 95%, for the report's per-round chart (the gain interval is the corrected one).
   entry.baseline_pass_ci = same ? wilsonInterval(Math.round(same.baseline_pass * same.cases), same.cases, 0.95) : null;
   entry.candidate_pass_ci = same ? wilsonInterval(Math.round(same.candidate_pass * same.cases), same.cases, 0.95) : null;
+}
+
+function intervalName(entry: LineageEntry): string {
+  const level = entry.confidence === null ? '' : `${pct(entry.confidence)} `;
+  return entry.screening === 'sequential' ? `anytime-valid ${level}CS` : `${level}CI`;
+}
+
+function stopText(entry: LineageEntry): string {
+  return entry.stopped_at === null ? '' : `; stopped after ${entry.stopped_at} val cases: ${entry.stop_reason ?? '?'}`;
 }
 
 function signed(value: number | null): string {

@@ -6,6 +6,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SequentialConfig } from '../config/types.js';
 import type { Manifest } from '../ledger/manifest.js';
 import { readJsonl } from '../ledger/jsonl-reader.js';
 import type { ResultRecord } from '../ledger/records.js';
@@ -23,9 +24,15 @@ export interface RunStep {
   outDir: string;
   /** What the budget message calls it, e.g. `the screen of version 3`. */
   what: string;
+  /** Screen sequentially (a new run; a resumed one keeps its manifest's plan). */
+  sequential?: SequentialConfig;
 }
 
-/** Worst-case tokens of the units a run directory has not committed yet. */
+/**
+ * Worst-case tokens of the units a run directory has not committed yet. A sequential screen
+ * counts every unit of the split too: it may run to the end (`exhausted`), and whether it stops
+ * early is not known before it runs — its expected spend is no bound.
+ */
 export function remainingWorstCase(inputs: RunInputs, runDir: string): number {
   const { config } = inputs;
   const planned = planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs, ...(inputs.variants ? { variants: inputs.variants } : {}) });
@@ -48,6 +55,7 @@ export async function runStep(context: LoopContext, step: RunStep): Promise<stri
     env: context.env,
     secrets: context.secrets,
     keepResults: false,
+    ...(step.sequential ? { sequential: step.sequential } : {}),
   });
   if (result.interrupted) throw new LoopStopped({ reason: 'interrupted', message: `interrupted during ${step.what}` });
   return result.runDir;

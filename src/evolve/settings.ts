@@ -5,15 +5,17 @@
  * scores or selects (otherwise a screen's worst case is not bounded by B per unit).
  */
 import { DEFAULTS } from '../config/defaults.js';
-import type { ExperimentConfig } from '../config/types.js';
+import { sequentialConfig } from '../config/normalize.js';
+import type { EvolveScreening, ExperimentConfig } from '../config/types.js';
 import { IsobudgetError } from '../core/errors.js';
-import { screenBootstrapRounds, screenConfidence } from './decide.js';
+import { familyConfidence, screenBootstrapRounds, screenConfidence } from './decide.js';
 import type { EvolveSettings } from './types.js';
 
 export interface EvolveFlags {
   rounds?: number;
   candidates?: number;
   budgetTokens?: number;
+  screening?: EvolveScreening;
 }
 
 export function evolveSettings(config: ExperimentConfig, flags: EvolveFlags = {}): EvolveSettings {
@@ -32,8 +34,10 @@ export function evolveSettings(config: ExperimentConfig, flags: EvolveFlags = {}
   const candidatesPerRound = flags.candidates ?? block?.candidatesPerRound ?? DEFAULTS.evolveCandidates;
   if (rounds < 1) problem('evolve.rounds', `--rounds must be at least 1, got ${rounds}`, 'give a positive number of rounds');
   if (candidatesPerRound < 1) problem('evolve.candidates_per_round', `--candidates must be at least 1, got ${candidatesPerRound}`, 'give a positive number of candidates per round');
-  const familyAlpha = 1 - config.gates.confidence;
+  const screening = flags.screening ?? block?.screening ?? DEFAULTS.evolveScreening;
+  const familyAlpha = 1 - familyConfidence(screening, config.gates.confidence, config.sequential?.confidence);
   const plannedScreens = rounds * candidatesPerRound;
+  const confidence = screenConfidence(familyAlpha, plannedScreens);
   return {
     rounds,
     candidatesPerRound,
@@ -46,7 +50,10 @@ export function evolveSettings(config: ExperimentConfig, flags: EvolveFlags = {}
     proposerTemperature: block?.temperature ?? DEFAULTS.evolveProposerTemperature,
     familyAlpha,
     plannedScreens,
-    screenConfidence: screenConfidence(familyAlpha, plannedScreens),
+    screenConfidence: confidence,
     screenBootstrapRounds: screenBootstrapRounds(config.gates.bootstrapRounds, familyAlpha, plannedScreens),
+    screening,
+    // Bonferroni on the anytime-valid level: each screen's CS at 1 − α/m (decide.ts).
+    sequential: screening === 'sequential' ? { ...(config.sequential ?? sequentialConfig({})), confidence } : null,
   };
 }

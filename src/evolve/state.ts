@@ -39,7 +39,13 @@ export function readState(file: string): LoopState {
   if (!existsSync(file)) throw new IsobudgetError('not_found', 'not a loop directory: state.json not found', { location: { file }, hint: 'pass the directory `isobudget evolve` printed, e.g. evolve/ev-20260601-101500-ab12' });
   const state = readJsonFile<LoopState>(file, 'state.json');
   if (state.schema_version !== EVOLVE_SCHEMA_VERSION) throw new IsobudgetError('evolve_version', `state.json has schema_version ${String(state.schema_version)}, not ${EVOLVE_SCHEMA_VERSION}`, { location: { file }, hint: 'resume it with the isobudget version that started it' });
-  return state;
+  return withScreening(state);
+}
+
+/** A loop started before sequential screening existed screened every candidate on the whole split: it goes on that way. */
+function withScreening(state: LoopState): LoopState {
+  const settings: Omit<EvolveSettings, 'screening' | 'sequential'> & Partial<EvolveSettings> = state.settings;
+  return settings.screening === undefined ? { ...state, settings: { ...settings, screening: 'fixed', sequential: null } } : state;
 }
 
 export function writeState(file: string, state: LoopState): void {

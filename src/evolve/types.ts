@@ -5,6 +5,8 @@
  * `status`, `verdict`, `n1_delta`, `ci95`, `tokens_per_success_ratio`, `proposer_tokens`,
  * `screen_tokens`, `run_dir`, `memory_id`).
  */
+import type { EvolveScreening, SequentialConfig } from '../config/types.js';
+import type { StopReason as SequentialStopReason } from '../stats/sequential-screen.js';
 import type { Interval, VerdictName } from '../verdict/record.js';
 
 export const EVOLVE_SCHEMA_VERSION = 1;
@@ -90,9 +92,20 @@ export interface LineageEntry {
   repaired: boolean;
   verdict: VerdictName | null;
   n1_delta: number | null;
-  /** Interval of the n=1 delta at `confidence` (the loop's corrected level). */
+  /**
+   * Interval of the n=1 delta at `confidence` (the loop's corrected level): a sequential
+   * screen's anytime-valid confidence sequence, a fixed screen's bootstrap interval.
+   */
   ci95: Interval | null;
   confidence: number | null;
+  /** How the candidate was screened; null when it was not screened. */
+  screening: EvolveScreening | null;
+  /** A sequential screen: the val cases its decision read (cases); a fixed screen: null. */
+  stopped_at: number | null;
+  /** A sequential screen: why it stopped (`efficacy`, `futility`, `leakage`, `exhausted`); a fixed screen: null. */
+  stop_reason: SequentialStopReason | 'incomplete' | null;
+  /** A sequential screen: what the whole split would have cost, from its spend per case (tokens); a fixed screen: null. */
+  tokens_full_split_estimate: number | null;
   tokens_per_success_ratio: number | null;
   /** This proposal's share of the proposer calls (tokens). */
   proposer_tokens: number;
@@ -129,4 +142,11 @@ export interface EvolveSettings {
   screenConfidence: number;
   /** Bootstrap rounds of each screen's analysis (at least gates.bootstrap_rounds; see decide.ts). */
   screenBootstrapRounds: number;
+  /** How candidates are screened (a loop started before sequential screening existed: `fixed`). */
+  screening: EvolveScreening;
+  /**
+   * The sequential test of every screen (`screening: sequential`), its `confidence` — the
+   * anytime-valid CS whose lower end must clear 0 — at `screenConfidence`; null for fixed screens.
+   */
+  sequential: SequentialConfig | null;
 }

@@ -92,9 +92,35 @@ describe('isobudget calibrate --evolve', () => {
     expect(record.uncorrected.false_accept_rate).toBeGreaterThanOrEqual(record.false_accept_rate);
   });
 
+  test('--json measures the loop as it screens by default — sequentially — beside fixed screens, with the tokens fraction', async () => {
+    type Policy = { false_accept_rate: number; false_accept_ci95: [number, number]; false_accepts: number };
+    const { io, out } = capture();
+    expect(await main(['calibrate', '--evolve', '--loops', '6', '--cases', '100', '--rounds', '200', '--json'], io)).toBe(0);
+    const record = JSON.parse(out()) as Policy & { version: number; screening: string; screen_confidence: number; tokens_fraction_mean: number; tokens_fraction_p90: number; plan: { sequential: { look_every: number; min_cases: number } }; sequential: Policy & { screen_confidence: number; stop_reasons: Record<string, number>; uncorrected: Policy }; fixed: Policy };
+    expect(record).toMatchObject({ version: 2, screening: 'sequential', plan: { sequential: { look_every: 20, min_cases: 40 } } });
+    expect(record.screen_confidence).toBeCloseTo(1 - 0.05 / 15, 12);
+    expect(record.sequential.screen_confidence).toBeCloseTo(1 - 0.05 / 15, 12);
+    expect(record.false_accept_rate).toBe(record.sequential.false_accept_rate);
+    expect(record.false_accept_ci95).toEqual(record.sequential.false_accept_ci95);
+    expect(record.fixed.false_accept_ci95[0]).toBeLessThanOrEqual(record.fixed.false_accept_rate);
+    expect(Object.values(record.sequential.stop_reasons).reduce((a, b) => a + b, 0)).toBe(6 * 15);
+    expect(record.tokens_fraction_mean).toBeGreaterThan(0);
+    expect(record.tokens_fraction_mean).toBeLessThan(1);
+    expect(record.tokens_fraction_p90).toBeLessThanOrEqual(1);
+
+    const fixed = capture();
+    expect(await main(['calibrate', '--evolve', '--loops', '6', '--cases', '100', '--rounds', '200', '--screening', 'fixed', '--json'], fixed.io)).toBe(0);
+    const asFixed = JSON.parse(fixed.out()) as Policy & { screening: string; fixed: Policy };
+    expect(asFixed.screening).toBe('fixed');
+    expect(asFixed.false_accept_rate).toBe(asFixed.fixed.false_accept_rate);
+  });
+
   test('bad counts are usage errors (exit 2)', async () => {
     const { io, err } = capture();
     expect(await main(['calibrate', '--evolve', '--loops', '0'], io)).toBe(2);
     expect(err()).toContain('--loops must be at least 1');
+    const screening = capture();
+    expect(await main(['calibrate', '--evolve', '--screening', 'adaptive'], screening.io)).toBe(2);
+    expect(screening.err()).toContain("--screening must be sequential or fixed, got 'adaptive'");
   });
 });

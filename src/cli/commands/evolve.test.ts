@@ -28,6 +28,7 @@ describe('isobudget evolve: bad input is exit 2 with file and key', () => {
     ['no train split', (y: string) => y.replace('  train: data/train.jsonl\n', ''), 'datasets.train: `isobudget evolve` diagnoses failures on the train split'],
     ['a judge outside B', (y: string) => y.replace('scorer: { type: normalized }', 'scorer: { type: judge, model: sim-judge }'), 'budget.include_judge: a judge scores or selects'],
     ['an unknown evolve key', (y: string) => y.replace('  rounds: 5', '  roundz: 5'), 'evolve.roundz'],
+    ['an unknown screening', (y: string) => y.replace('  rounds: 5', '  rounds: 5\n  screening: adaptive'), 'evolve.screening'],
     ['refresh shares that do not add up', (y: string) => y.replace('  regression: data/regression.jsonl', '  regression: data/regression.jsonl\n  refresh: { train: 0.5, val: 0.5, test: 0.5 }'), 'the shares add up to 1.5, not 1'],
   ])('%s', async (_name, edit, message) => {
     const { dir, config } = setup(edit);
@@ -46,6 +47,10 @@ describe('isobudget evolve: bad input is exit 2 with file and key', () => {
     expect(resume.code).toBe(2);
     expect(resume.err).toContain('state.json not found');
     expect((await run(['evolve', '--resume', join(dir, 'data'), '--rounds', '3'], dir)).err).toContain('pass only the loop directory');
+    expect((await run(['evolve', '--resume', join(dir, 'data'), '--screening', 'fixed'], dir)).err).toContain('pass only the loop directory');
+    const screening = await run(['evolve', config, '--screening', 'adaptive'], dir);
+    expect(screening.code).toBe(2);
+    expect(screening.err).toContain("--screening must be sequential or fixed, got 'adaptive'");
     expect((await run(['datasets', 'add-failures', 'x.jsonl'], dir)).err).toContain('--experiment EXPERIMENT.yaml is required');
     expect((await run(['datasets', 'nope'], dir)).err).toContain("unknown subcommand 'nope'");
   });

@@ -3,6 +3,7 @@
  * diffs, screen each on val at the same budget, accept only corrected `real_evolution`,
  * remember, repeat. `--resume LOOP_DIR` continues a loop after a crash or Ctrl-C.
  */
+import type { EvolveScreening } from '../../config/types.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { runEvolve } from '../../evolve/loop.js';
 import type { EvolveSummary } from '../../evolve/summary.js';
@@ -15,10 +16,11 @@ import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
-       [--out evolve] [--id ID] [--store PATH] [--concurrency N] [--sim-latency-scale X] [--json] [--quiet]
+       [--screening sequential|fixed] [--out evolve] [--id ID] [--store PATH] [--concurrency N] [--sim-latency-scale X] [--json] [--quiet]
 isobudget evolve --resume evolve/<id> [--budget-tokens T] [--json] [--quiet]
 Settings come from the config's \`evolve:\` block (rounds 5, candidates_per_round 2, budget_tokens, failures_per_prompt 12,
-max_skill_growth 1.25, stop_after_no_gain 3, proposer); flags override it. A resumed loop keeps the settings it started with.
+max_skill_growth 1.25, stop_after_no_gain 3, proposer, screening sequential — the \`sequential:\` block's test, its CS at the
+Bonferroni level); flags override it. A resumed loop keeps the settings it started with.
 exit codes: 0 the loop ended (accepted or not), 130 interrupted (resume it), 2 bad input`;
 
 export const evolveCommand: CommandSpec = {
@@ -27,16 +29,17 @@ export const evolveCommand: CommandSpec = {
     const { values, positionals } = parseCommandArgs('evolve', argv, {
       rounds: { type: 'string' }, candidates: { type: 'string' }, 'budget-tokens': { type: 'string' }, failures: { type: 'string' },
       out: { type: 'string' }, id: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, concurrency: { type: 'string' },
-      'sim-latency-scale': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      'sim-latency-scale': { type: 'string' }, screening: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
     }, USAGE);
     if (values.resume === undefined && positionals[0] === undefined) throw new IsobudgetError('usage', 'evolve: missing EXPERIMENT.yaml', { hint: USAGE });
-    if (values.resume !== undefined && (positionals.length > 0 || values.rounds !== undefined || values.candidates !== undefined || values.failures !== undefined)) {
+    if (values.resume !== undefined && (positionals.length > 0 || values.rounds !== undefined || values.candidates !== undefined || values.failures !== undefined || values.screening !== undefined)) {
       throw new IsobudgetError('usage', 'evolve --resume continues a loop with the experiment and settings it started with: pass only the loop directory (and --budget-tokens to raise the cap)', { hint: USAGE });
     }
     const flags = {
       ...optional('rounds', positive('rounds', intOption('rounds', values.rounds))),
       ...optional('candidates', positive('candidates', intOption('candidates', values.candidates))),
       ...optional('budgetTokens', positive('budget-tokens', intOption('budget-tokens', values['budget-tokens']))),
+      ...(values.screening === undefined ? {} : { screening: screeningOption(values.screening) }),
     };
     const quiet = values.quiet === true || values.json === true;
     const concurrency = intOption('concurrency', values.concurrency);
@@ -66,6 +69,11 @@ export const evolveCommand: CommandSpec = {
   },
 };
 
+function screeningOption(value: string): EvolveScreening {
+  if (value === 'sequential' || value === 'fixed') return value;
+  throw new IsobudgetError('usage', `--screening must be sequential or fixed, got '${value}'`, { hint: USAGE });
+}
+
 function positive(name: string, value: number | undefined): number | undefined {
   if (value !== undefined && value < 1) throw new IsobudgetError('usage', `--${name} must be at least 1, got ${value}`, { hint: USAGE });
   return value;
@@ -81,14 +89,22 @@ function renderText(summary: EvolveSummary, lineage: readonly LineageEntry[], di
   const lines = [
     '',
     `evolve ${summary.evolve_id} — ${summary.experiment}: ${summary.status} (${summary.stop.message})`,
-    `screens at ${Number((summary.correction.screen_confidence * 100).toFixed(2))}% (Bonferroni over ${summary.correction.planned_screens} planned screens)`,
+    screeningLine(summary),
     '',
-    ...lineage.map((e) => `  r${e.round} v${(e.version ?? '?').padEnd(4)} ${e.status.padEnd(8)} ${(e.verdict ?? '').padEnd(15)} ${signed(e.n1_delta).padEnd(11)} ${e.summary || e.reason}`),
+    ...lineage.map((e) => `  r${e.round} v${(e.version ?? '?').padEnd(4)} ${e.status.padEnd(8)} ${(e.verdict ?? '').padEnd(15)} ${signed(e.n1_delta).padEnd(11)} ${(e.stopped_at === null ? '' : `${e.stopped_at} cases`).padEnd(10)} ${e.summary || e.reason}`),
     '',
     `n=1 pass on val: ${pct(summary.val.start?.pass)} (v${summary.start_skill.version}) → ${pct(summary.val.final?.pass)} (v${summary.val.final?.version ?? summary.start_skill.version})`,
     `tokens: ${summary.tokens.total} (diagnose ${summary.tokens.diagnose}, propose ${summary.tokens.propose}, screen ${summary.tokens.screen})${summary.tokens.budget_tokens === null ? '' : ` of budget_tokens ${summary.tokens.budget_tokens}`}`,
   ];
+  const screening = summary.screening;
+  if (screening.method === 'sequential' && screening.tokens_fraction !== null) lines.push(`screens: ${screening.tokens_spent} tokens, ~${Math.round(screening.tokens_fraction * 100)}% of ~${screening.tokens_full_split_estimate} for every screen on the whole split (${screening.stopped_early} of ${screening.screens} stopped early)`);
   if (summary.final_skill) lines.push(`final skill: ${summary.final_skill.file}`, `next: ${summary.gate_command ?? ''}   (test split + human review; evolve never promotes)`);
   lines.push(`loop: ${dir}  (lineage.json, summary.json, report.html)`, '');
   return lines.join('\n');
+}
+
+function screeningLine(summary: EvolveSummary): string {
+  const level = `${Number((summary.correction.screen_confidence * 100).toFixed(2))}%`;
+  const over = `Bonferroni over ${summary.correction.planned_screens} planned screens`;
+  return summary.screening.method === 'sequential' ? `sequential screens, anytime-valid ${level} CS (${over})` : `fixed screens at ${level} (${over})`;
 }

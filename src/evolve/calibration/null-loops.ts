@@ -6,7 +6,9 @@
  * proposer input (proposer-input.ts), `sim-proposer-null` answering it through the simulator
  * engine, the proposal checks (check-proposal.ts), the verdict (`analyzeResults` →
  * `decideVerdict`) with the gain interval at the loop's corrected level, the round's choice
- * (`pickAccepted`) and the stop rules (`stopAfterRound`). Only the screening runs are
+ * (`pickAccepted`) and the stop rules (`stopAfterRound`) — for sequential screens (the loop's
+ * default: the runner's monitor and the sequential verdict rules) and fixed ones, each with and
+ * without the correction, on the same draws (null-screen.ts). Only the screening runs are
  * synthetic, drawn like `calibrate` draws experiments (synthetic-results.ts): per loop one val
  * split of latent cases, per screen fresh n=1 outcomes of incumbent and candidate with the same
  * per-case pass probabilities. Why not the four-arm run itself: the simulator keys its luck on
@@ -15,23 +17,22 @@
  * re-samples when its prompt changes; the synthetic draw is that model. (The n=N arms are
  * left out: `real_evolution` reads only the n=1 arms, categories and regression set.)
  */
-import { drawLatentCases, summarizePopulation, type LatentCase, type Population } from '../../calibrate/latent.js';
+import { drawLatentCases, summarizePopulation, type Population } from '../../calibrate/latent.js';
 import { syntheticResults, type ArmModel } from '../../calibrate/synthetic-results.js';
-import { analyzeResults, type AnalysisContext } from '../../analysis/analyze-run.js';
-import type { GatesConfig } from '../../config/types.js';
+import type { GatesConfig, SequentialConfig } from '../../config/types.js';
 import { countTokens } from '../../core/tokens.js';
 import { simulate } from '../../providers/sim/engine.js';
-import { createRng, wilsonInterval, type Interval, type Rng } from '../../stats/index.js';
-import { decideVerdict } from '../../verdict/decide.js';
-import type { VerdictName } from '../../verdict/record.js';
+import { createRng, quantile, wilsonInterval, type Interval } from '../../stats/index.js';
 import { bodyOf, checkProposal, type EarlierProposal } from '../check-proposal.js';
-import { pickAccepted, screenBootstrapRounds, screenConfidence, stopAfterRound, type RoundOutcome } from '../decide.js';
+import { familyConfidence, pickAccepted, screenBootstrapRounds, screenConfidence, stopAfterRound, type RoundOutcome } from '../decide.js';
 import { addedLines, directionWords } from '../direction.js';
 import { parseProposals } from '../parse-proposals.js';
 import { proposerMessages } from '../proposer-input.js';
+import type { VerdictName } from '../../verdict/record.js';
 import type { LineageEntry } from '../types.js';
 import { nextVersions } from '../versions.js';
 import { parseFrontMatter, stringField } from '../../memory/front-matter.js';
+import { judgeNullScreen, POLICIES, type PolicyName, type ScreenCall, type ScreenLevels } from './null-screen.js';
 import { NULL_SKILL } from './null-skill.js';
 
 export interface NullLoopsInput {
@@ -44,6 +45,8 @@ export interface NullLoopsInput {
   arms: ArmModel;
   /** The verdict's gates; `bootstrapRounds` is what each simulated screen uses. */
   gates: GatesConfig;
+  /** The sequential screens' test (the experiment's `sequential:` block or its defaults); `confidence` is the family level. */
+  sequential: SequentialConfig;
   /** 0 or ≥ rounds: every loop runs all its rounds (the most screens, the worst case). */
   stopAfterNoGain: number;
   maxSkillGrowth: number;
@@ -67,19 +70,25 @@ export interface NullLoopsReport {
   rounds: number;
   candidatesPerRound: number;
   cases: number;
+  /** α of fixed screens (1 − gates.confidence) and each corrected fixed screen's level. */
   familyAlpha: number;
   screenConfidence: number;
-  /** Bootstrap rounds of a corrected screen's analysis (decide.ts: 25 resamples per tail). */
+  /** Bootstrap rounds of a corrected fixed screen's analysis (decide.ts: 25 resamples per tail). */
   screenBootstrapRounds: number;
-  /** The loop as built: real_evolution at the Bonferroni-corrected level. */
-  corrected: PolicyResult;
-  /** Greedy and uncorrected: real_evolution at the verdict's own level, the best one per round. */
-  uncorrected: PolicyResult;
+  /** α of sequential screens (1 − (sequential.confidence ?? gates.confidence)) and each corrected CS's level. */
+  sequentialFamilyAlpha: number;
+  sequentialScreenConfidence: number;
+  /** Loops accepting a no-better candidate, per policy: `sequential` is the loop as built by default, `fixed` with `screening: fixed`. */
+  policies: Record<PolicyName, PolicyResult>;
+  /** The corrected sequential screens' tokens ÷ the fixed screens' (the whole split): per screen (mean, p90), and per loop (mean). */
+  tokens: { fractionMean: number; fractionP90: number; loopFractionMean: number };
+  /** Why the corrected sequential screens stopped. */
+  sequentialStops: Record<string, number>;
   /** Screens run per loop (mean) and proposals dropped by the checks (total). */
   screensPerLoop: number;
   dropped: number;
-  /** Verdicts at the corrected level; `below_min_gain`: screens whose point delta ruled out real_evolution. */
-  verdicts: Partial<Record<VerdictName | 'below_min_gain', number>>;
+  /** Calls of the corrected screens, per screening; `below_min_gain` / `no_anytime_gain`: screens that could not be real_evolution. */
+  verdicts: { sequential: Partial<Record<ScreenCall, number>>; fixed: Partial<Record<ScreenCall, number>> };
 }
 
 interface Policy {
@@ -88,59 +97,94 @@ interface Policy {
   accepted: number;
 }
 
-const EPOCH = new Date(0);
-
 export function simulateNullLoops(input: NullLoopsInput): NullLoopsReport {
+  const m = input.rounds * input.candidatesPerRound;
   const familyAlpha = 1 - input.gates.confidence;
-  const confidence = screenConfidence(familyAlpha, input.rounds * input.candidatesPerRound);
+  const sequentialFamilyAlpha = 1 - familyConfidence('sequential', input.gates.confidence, input.sequential.confidence);
+  const levels: ScreenLevels = {
+    gates: input.gates,
+    arms: input.arms,
+    sequential: input.sequential,
+    confidence: { sequential: screenConfidence(sequentialFamilyAlpha, m), sequential_uncorrected: 1 - sequentialFamilyAlpha, fixed: screenConfidence(familyAlpha, m), uncorrected: input.gates.confidence },
+    bootstrapRounds: { fixed: screenBootstrapRounds(input.gates.bootstrapRounds, familyAlpha, m), uncorrected: input.gates.bootstrapRounds },
+  };
   const nullPopulation: Population = { ...input.population, effect: 0 };
   const { shiftFactor } = summarizePopulation(nullPopulation, input.seed + 1);
   const master = createRng(input.seed);
   const skill = input.skill ?? NULL_SKILL;
-  const totals = { corrected: { loops: 0, accepted: 0 }, uncorrected: { loops: 0, accepted: 0 }, screens: 0, dropped: 0 };
-  const verdicts: Partial<Record<VerdictName | 'below_min_gain', number>> = {};
+  const totals = Object.fromEntries(POLICIES.map((name) => [name, { loops: 0, accepted: 0 }])) as Record<PolicyName, { loops: number; accepted: number }>;
+  const counts = { screens: 0, dropped: 0 };
+  const verdicts: NullLoopsReport['verdicts'] = { sequential: {}, fixed: {} };
+  const stops: Record<string, number> = {};
+  const fractions: number[] = [];
+  const loopFractions: number[] = [];
   const settings = { rounds: input.rounds, stopAfterNoGain: input.stopAfterNoGain > 0 ? input.stopAfterNoGain : input.rounds };
   for (let loop = 0; loop < input.loops; loop += 1) {
     const cases = drawLatentCases(nullPopulation, shiftFactor, input.cases, createRng(master.nextUint32()));
+    const order = cases.map((c) => c.id);
     const screens = createRng(master.nextUint32());
-    const policies = { corrected: policy(), uncorrected: policy() };
+    const policies = Object.fromEntries(POLICIES.map((name) => [name, policy()])) as Record<PolicyName, Policy>;
     const lineage: LineageEntry[] = [];
-    for (let round = 1; round <= input.rounds && !(policies.corrected.stopped && policies.uncorrected.stopped); round += 1) {
+    const spent = { sequential: 0, fixed: 0 };
+    for (let round = 1; round <= input.rounds && !POLICIES.every((name) => policies[name].stopped); round += 1) {
       const proposals = nullProposals(skill, round, lineage, input);
-      totals.dropped += proposals.filter((p) => p === undefined).length;
+      counts.dropped += proposals.filter((p) => p === undefined).length;
       const decided = proposals.filter((p): p is LineageEntry => p !== undefined).map((entry) => {
-        totals.screens += 1;
-        const outcome = screen(cases, input, confidence, screens);
-        verdicts[outcome.corrected] = (verdicts[outcome.corrected] ?? 0) + 1;
-        lineage.push({ ...entry, verdict: outcome.corrected === 'below_min_gain' ? 'no_gain' : outcome.corrected });
-        return outcome;
+        counts.screens += 1;
+        const seeds = { singles: screens.nextUint32(), bestOfN: screens.nextUint32() };
+        const seed = screens.nextUint32();
+        const results = syntheticResults(cases, { ...input.arms, bestOfN: [1] }, seeds);
+        const judged = judgeNullScreen(results, order, levels, seed);
+        count(verdicts.sequential, judged.calls.sequential);
+        count(verdicts.fixed, judged.calls.fixed);
+        stops[judged.stop] = (stops[judged.stop] ?? 0) + 1;
+        fractions.push(judged.tokensFraction);
+        spent.sequential += judged.tokensFraction;
+        spent.fixed += 1;
+        lineage.push({ ...entry, verdict: verdictOf(judged.calls.sequential) });
+        return judged;
       });
-      for (const name of ['corrected', 'uncorrected'] as const) {
+      for (const name of POLICIES) {
         const state = policies[name];
         if (state.stopped) continue;
-        const winner = pickAccepted(decided.map((d) => ({ verdict: d[name] === 'below_min_gain' ? 'no_gain' : d[name], n1Delta: d.delta, ciLow: 0 })));
+        const winner = pickAccepted(decided.map((d) => ({ verdict: verdictOf(d.calls[name]), n1Delta: d.delta[name], ciLow: 0 })));
         if (winner !== undefined) state.accepted += 1;
         state.history.push({ accepted: winner !== undefined, bestOfNOnly: false });
         state.stopped = stopAfterRound(state.history, settings) !== undefined;
       }
     }
-    for (const name of ['corrected', 'uncorrected'] as const) {
+    // Every screen's fixed cost is one whole split (the cases are the same), so the loop's share is the mean of its screens'.
+    if (spent.fixed > 0) loopFractions.push(spent.sequential / spent.fixed);
+    for (const name of POLICIES) {
       totals[name].accepted += policies[name].accepted;
       if (policies[name].accepted > 0) totals[name].loops += 1;
     }
   }
-  const result = (name: 'corrected' | 'uncorrected'): PolicyResult => ({
+  const result = (name: PolicyName): PolicyResult => ({
     loopsAccepting: totals[name].loops,
     rate: totals[name].loops / input.loops,
     ci95: wilsonInterval(totals[name].loops, input.loops, 0.95),
     accepted: totals[name].accepted,
   });
+  const mean = (values: readonly number[]): number => (values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length);
   return {
-    loops: input.loops, rounds: input.rounds, candidatesPerRound: input.candidatesPerRound, cases: input.cases, familyAlpha, screenConfidence: confidence,
-    screenBootstrapRounds: screenBootstrapRounds(input.gates.bootstrapRounds, familyAlpha, input.rounds * input.candidatesPerRound),
-    corrected: result('corrected'), uncorrected: result('uncorrected'),
-    screensPerLoop: totals.screens / input.loops, dropped: totals.dropped, verdicts,
+    loops: input.loops, rounds: input.rounds, candidatesPerRound: input.candidatesPerRound, cases: input.cases,
+    familyAlpha, screenConfidence: levels.confidence.fixed, screenBootstrapRounds: levels.bootstrapRounds.fixed,
+    sequentialFamilyAlpha, sequentialScreenConfidence: levels.confidence.sequential,
+    policies: Object.fromEntries(POLICIES.map((name) => [name, result(name)])) as Record<PolicyName, PolicyResult>,
+    tokens: { fractionMean: mean(fractions), fractionP90: quantile(fractions, 0.9) ?? Number.NaN, loopFractionMean: mean(loopFractions) },
+    sequentialStops: stops,
+    screensPerLoop: counts.screens / input.loops, dropped: counts.dropped, verdicts,
   };
+}
+
+/** What the round's choice reads: a call that ruled out real_evolution reads as no_gain. */
+function verdictOf(call: ScreenCall): VerdictName {
+  return call === 'below_min_gain' || call === 'no_anytime_gain' ? 'no_gain' : call;
+}
+
+function count(counts: Partial<Record<ScreenCall, number>>, call: ScreenCall): void {
+  counts[call] = (counts[call] ?? 0) + 1;
 }
 
 function policy(): Policy {
@@ -175,28 +219,9 @@ function nullProposals(skill: string, round: number, lineage: readonly LineageEn
   });
 }
 
-/**
- * One synthetic null screen, judged twice: at the corrected level and at the verdict's own.
- * Speed: `real_evolution` needs the n=1 point delta ≥ min_same_budget_gain first (rule 3), so
- * a screen below it can be accepted by neither policy and is not analysed (under the null that
- * is ~95% of screens); every screen that could be accepted gets the full analysis and verdict.
- */
-function screen(cases: readonly LatentCase[], input: NullLoopsInput, confidence: number, rng: Rng): { corrected: VerdictName | 'below_min_gain'; uncorrected: VerdictName | 'below_min_gain'; delta: number } {
-  const seeds = { singles: rng.nextUint32(), bestOfN: rng.nextUint32() };
-  const seed = rng.nextUint32();
-  const results = syntheticResults(cases, { ...input.arms, bestOfN: [1] }, seeds);
-  const delta = results.reduce((sum, r) => sum + (r.passed ? 1 : 0) * (r.variant === 'candidate' ? 1 : -1), 0) / cases.length;
-  if (delta < input.gates.minSameBudgetGain) return { corrected: 'below_min_gain', uncorrected: 'below_min_gain', delta };
-  const context = (gates: GatesConfig): AnalysisContext => ({ runId: 'calibrate-evolve', experiment: 'calibrate-evolve', split: 'val', budget: input.arms.budget, bestOfN: [1], baselineId: 'incumbent', candidateId: 'candidate', gates, seed, nonBindingArms: [] });
-  const rounds = screenBootstrapRounds(input.gates.bootstrapRounds, 1 - input.gates.confidence, input.rounds * input.candidatesPerRound);
-  const corrected = decideVerdict(analyzeResults(results, context({ ...input.gates, gainConfidence: confidence, bootstrapRounds: rounds })), EPOCH);
-  const uncorrected = decideVerdict(analyzeResults(results, context(input.gates)), EPOCH);
-  return { corrected: corrected.verdict, uncorrected: uncorrected.verdict, delta };
-}
-
 function entry(round: number, slot: number, version: string, parent: string, diff: string, summary: string): LineageEntry {
   return {
-    version, parent, round, slot, diff, summary, status: 'rejected', reason: '', repaired: false, verdict: null, n1_delta: null, ci95: null, confidence: null,
+    version, parent, round, slot, diff, summary, status: 'rejected', reason: '', repaired: false, verdict: null, n1_delta: null, ci95: null, confidence: null, screening: null, stopped_at: null, stop_reason: null, tokens_full_split_estimate: null,
     tokens_per_success_ratio: null, proposer_tokens: 0, screen_tokens: 0, run_dir: null, memory_id: null, candidate_id: null, baseline_pass: null, baseline_pass_ci: null, candidate_pass: null, candidate_pass_ci: null,
   };
 }
