@@ -57,7 +57,8 @@ describe('failing tools give recorded failures and a finished run', () => {
   });
 
   test('a working command tool answers like the module', async () => {
-    const { results, steps } = await runWith([commandLookup()]);
+    // A node process per tool call: generous time so a loaded machine's slow start is not a timeout.
+    const { results, steps } = await runWith([commandLookup()], { toolTimeoutMs: 30_000 });
     expect(steps.some((s) => s.error === undefined)).toBe(true);
     expect(results.filter((r) => r.arm === 'baseline_single').every((r) => r.passed)).toBe(true);
   });
