@@ -10,7 +10,7 @@ export { createSimProvider, startSimServer } from './providers/sim/index.js';
 export { createScorer } from './scorers/index.js';
 export type { Scorer, Score } from './scorers/index.js';
 export { createSelector } from './runner/selectors/index.js';
-export { planPathBudget } from './runner/budget.js';
+export { planPathBudget } from './budget/path-budget.js';
 export { runExperiment } from './runner/run-experiment.js';
 export type { RunExperimentOptions } from './runner/run-experiment.js';
 export type { ExecuteRunResult } from './runner/execute-run.js';

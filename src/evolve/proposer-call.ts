@@ -11,8 +11,8 @@ import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync
 import type { ChatMessage } from '../core/messages.js';
 import { countPromptTokens } from '../core/tokens.js';
 import type { CallRecord } from '../ledger/records.js';
-import { BudgetTracker } from '../runner/budget-tracker.js';
-import { promptEstimate } from '../runner/budget.js';
+import { BudgetTracker } from '../budget/budget-tracker.js';
+import { promptEstimate } from '../budget/path-budget.js';
 import { callModel } from '../runner/call-model.js';
 import { Semaphore } from '../runner/pool.js';
 import type { RunContext, UnitContext } from '../runner/unit-context.js';

@@ -12,7 +12,7 @@
  * not stall every other stream.
  */
 import { countTokens } from '../core/tokens.js';
-import { promptEstimate } from '../runner/budget.js';
+import { promptEstimate } from '../budget/path-budget.js';
 
 /** Text up to this many characters is counted in one go. */
 const SLICE_CHARS = 32 * 1024;

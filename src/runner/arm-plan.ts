@@ -6,7 +6,7 @@
 import { countPromptTokens, countToolDefinitionTokens } from '../core/tokens.js';
 import type { ArmPlan } from '../ledger/manifest.js';
 import type { Provider } from '../providers/spec.js';
-import { planPathBudget, promptEstimate } from './budget.js';
+import { planPathBudget, promptEstimate } from '../budget/path-budget.js';
 import type { RunInputs } from './inputs.js';
 import { armsFor, buildMessages } from './plan.js';
 

@@ -5,8 +5,8 @@
  */
 import { countPromptTokens } from '../core/tokens.js';
 import type { ModelAccess } from '../scorers/index.js';
-import { promptEstimate } from './budget.js';
-import { BudgetTracker } from './budget-tracker.js';
+import { promptEstimate } from '../budget/path-budget.js';
+import { BudgetTracker } from '../budget/budget-tracker.js';
 import { callModel } from './call-model.js';
 import type { UnitContext } from './unit-context.js';
 

@@ -4,7 +4,7 @@ import type { Scorer, Score } from '../scorers/index.js';
 import type { Selector } from './selectors/index.js';
 import { countTokens } from '../core/tokens.js';
 import type { ModelAccess } from '../scorers/index.js';
-import { BudgetTracker } from './budget-tracker.js';
+import { BudgetTracker } from '../budget/budget-tracker.js';
 import { modelAccessFor } from './model-access.js';
 import type { Unit } from './plan.js';
 import type { Executor, PathRun, RunContext, UnitContext } from './unit-context.js';

@@ -4,7 +4,7 @@ import type { CallStart } from '../ledger/jsonl-writer.js';
 import type { CallRecord, ToolStep } from '../ledger/records.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { Provider } from '../providers/spec.js';
-import type { BudgetTracker } from './budget-tracker.js';
+import type { BudgetTracker } from '../budget/budget-tracker.js';
 import type { Unit } from './plan.js';
 import type { RateLimiter, Semaphore } from './pool.js';
 

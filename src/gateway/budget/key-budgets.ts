@@ -12,7 +12,7 @@
  * A bill above its reservation means the estimate failed for this upstream: the key is
  * closed at once (no new call is admitted; `over_reservation` is kept on the key and the call).
  */
-import { BudgetTracker } from '../../runner/budget-tracker.js';
+import { BudgetTracker } from '../../budget/budget-tracker.js';
 import type { BudgetFields } from '../budget-fields.js';
 import { clampRequest, type ClampResult } from '../clamp-request.js';
 import type { KeyStore } from '../keys/key-store.js';

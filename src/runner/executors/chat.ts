@@ -4,7 +4,7 @@
  */
 import { countPromptTokens } from '../../core/tokens.js';
 import type { GenerateResult } from '../../providers/spec.js';
-import { planPathBudget, promptEstimate } from '../budget.js';
+import { planPathBudget, promptEstimate } from '../../budget/path-budget.js';
 import { callModel, type CallOutcome } from '../call-model.js';
 import { buildMessages } from '../plan.js';
 import type { Executor, PathRun, UnitContext } from '../unit-context.js';

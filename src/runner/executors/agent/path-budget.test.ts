@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BudgetTracker } from '../../budget-tracker.js';
-import { planPathBudget } from '../../budget.js';
+import { BudgetTracker } from '../../../budget/budget-tracker.js';
+import { planPathBudget } from '../../../budget/path-budget.js';
 import { PathBudget, turnBudget } from './path-budget.js';
 
 describe('PathBudget', () => {

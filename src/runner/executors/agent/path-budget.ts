@@ -3,7 +3,7 @@
  * calls would (`planPathBudget(…, nativeN: false)`); every reservation and settlement is
  * mirrored into the unit's tracker, so the case's total and its overspend stay exact.
  */
-import { BudgetTracker } from '../../budget-tracker.js';
+import { BudgetTracker } from '../../../budget/budget-tracker.js';
 
 export class PathBudget extends BudgetTracker {
   private readonly unit: BudgetTracker;

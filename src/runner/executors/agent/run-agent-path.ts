@@ -10,7 +10,7 @@ import type { UnifiedFinishReason } from '../../../core/finish-reason.js';
 import type { ChatMessage } from '../../../core/messages.js';
 import { countPromptTokens, countToolDefinitionTokens } from '../../../core/tokens.js';
 import type { ToolStep } from '../../../ledger/records.js';
-import { promptEstimate } from '../../budget.js';
+import { promptEstimate } from '../../../budget/path-budget.js';
 import { callModel } from '../../call-model.js';
 import { buildMessages } from '../../plan.js';
 import { runToolCall, type Tool } from '../../tools/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { planPathBudget, promptEstimate } from './budget.js';
+import { planPathBudget, promptEstimate } from './path-budget.js';
 import { BudgetTracker } from './budget-tracker.js';
 
 describe('planPathBudget', () => {
