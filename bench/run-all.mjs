@@ -71,6 +71,8 @@ const OTHERS = [
   { name: 'sequential-calibration', script: 'sequential-calibration.mjs', args: [], onlyWhenNamed: true },
   // 10,000 mutations of each example YAML, a dataset line and a seed-ledger line (issue 11).
   { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
+  // 1 MB of a repeated letter, digits, CJK and base64 through the tokenizer (issue 16 item 7).
+  { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

@@ -8,6 +8,7 @@
  * Special-token strings such as `<|endoftext|>` are plain text here, as chat APIs treat them
  * in message content (gpt-tokenizer's default would throw on them).
  */
+import { LongPieceMerge } from './long-piece-merge.js';
 import { RankIndex } from './rank-index.js';
 import type { TokenTable } from './token-table.js';
 
@@ -21,6 +22,10 @@ export interface BpeEncoder {
 const NO_RANK = 0x7fffffff;
 /** Multi-token pieces remembered (piece → ids); cleared when full, which is rare and cheap. */
 const CACHE_LIMIT = 8192;
+/** Pieces longer than this are not remembered (a 1 MB run would pin 1 MB per entry). */
+const CACHE_PIECE_CHARS = 256;
+/** Pieces of more bytes than this merge by rank buckets (O(n log n)); shorter ones scan, which is faster there. */
+const LONG_PIECE_BYTES = 128;
 
 export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   const index = new RankIndex(table);
@@ -30,6 +35,9 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   // and those small allocations were most of what it gave the garbage collector.
   const sticky = new RegExp(split.source, `${split.flags.replace('g', '')}y`);
   const cache = new Map<string, number[]>();
+  // Counting keeps its own map of numbers: no ids array per piece for the collector.
+  const counts = new Map<string, number>();
+  const longMerge = new LongPieceMerge(index);
   const textEncoder = new TextEncoder();
   // ignoreBOM: a leading U+FEFF is content (token 5574 in o200k), not a marker to drop.
   const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -49,8 +57,9 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
     return length;
   }
 
-  /** tiktoken's merge loop over scratch[0..length): the ids of the piece, pushed to `out`. */
-  function merge(length: number, out: number[]): void {
+  /** tiktoken's merge loop over scratch[0..length): the ids of the piece, pushed to `out` when given; returns their number. */
+  function merge(length: number, out: number[] | undefined): number {
+    if (length > LONG_PIECE_BYTES) return longMerge.merge(scratch, length, out);
     if (starts.length < length + 1) {
       starts = new Int32Array(length + 1);
       ranks = new Int32Array(length + 1);
@@ -78,7 +87,8 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
       ranks.copyWithin(at + 1, at + 2, parts);
       parts -= 1;
     }
-    for (let i = 0; i < parts - 1; i += 1) out.push(index.get(scratch, starts[i] as number, starts[i + 1] as number));
+    if (out !== undefined) for (let i = 0; i < parts - 1; i += 1) out.push(index.get(scratch, starts[i] as number, starts[i + 1] as number));
+    return parts - 1;
   }
 
   function pairRank(i: number, parts: number): number {
@@ -99,22 +109,27 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
     }
     const ids: number[] = [];
     merge(length, ids);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(piece, ids);
+    remember(piece, ids);
     for (const id of ids) out.push(id);
   }
 
   function countRange(text: string, start: number, end: number): number {
     const length = bytesOfRange(text, start, end);
     if (index.get(scratch, 0, length) >= 0) return 1;
+    if (end - start > CACHE_PIECE_CHARS) return merge(length, undefined);
     const piece = text.slice(start, end);
-    const cached = cache.get(piece);
-    if (cached !== undefined) return cached.length;
-    const ids: number[] = [];
-    merge(length, ids);
+    const cached = counts.get(piece);
+    if (cached !== undefined) return cached;
+    const count = merge(length, undefined);
+    if (counts.size >= CACHE_LIMIT) counts.clear();
+    counts.set(piece, count);
+    return count;
+  }
+
+  function remember(piece: string, ids: number[]): void {
+    if (piece.length > CACHE_PIECE_CHARS) return;
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(piece, ids);
-    return ids.length;
   }
 
   return {
