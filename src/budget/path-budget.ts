@@ -5,6 +5,8 @@
  * prompt is paid once when one call returns n choices (native `n`) and n times when n paths
  * are n calls. This is the seed's `per_path = total_budget // n`, made exact.
  */
+import { PROMPT_OVERHEAD, SEED_RATIO } from '../estimate/billing-ratios.js';
+
 export interface PathBudgetInput {
   /** B (tokens). */
   totalTokensPerCase: number;
@@ -42,10 +44,11 @@ export function planPathBudget(input: PathBudgetInput): PathBudget {
 }
 
 /**
- * Prompt estimate used for the budget. On the simulator the tokenizer is the one that bills,
- * so the count is exact; a real upstream tokenizes differently and adds template tokens, so
- * we keep a margin there and still check realized spend after every call.
+ * Prompt estimate before anything is learned about the upstream (plans, warnings, one-off
+ * calls). On the simulator the tokenizer is the one that bills, so the count is exact; a real
+ * upstream tokenizes differently and adds template tokens: the estimator's seed ratio and
+ * overhead (src/estimate/). Runs learn a tighter ratio as calls settle (PromptEstimator).
  */
 export function promptEstimate(countedTokens: number, exact: boolean): number {
-  return exact ? countedTokens : Math.ceil(countedTokens * 1.15) + 16;
+  return exact ? countedTokens : Math.ceil(countedTokens * SEED_RATIO) + PROMPT_OVERHEAD;
 }

@@ -63,6 +63,16 @@ export interface CallRecord {
   call_id?: string | undefined;
   /** `outcome_unknown` records: the most the lost call could have billed (tokens). */
   reserved_tokens?: number | undefined;
+  /**
+   * The factor the prompt reservation applied to our o200k count: 1 when the upstream bills
+   * with that tokenizer, the learned (or seed) billed/counted ratio plus margin otherwise;
+   * absent when the provider counted the prompt itself (`estimate_source`) or in older ledgers.
+   */
+  estimate_ratio?: number | undefined;
+  /** Where the prompt reservation came from: `exact`, `provider_count` (count_tokens) or `learned_ratio`. */
+  estimate_source?: 'exact' | 'provider_count' | 'learned_ratio' | undefined;
+  /** The prompt tokens reserved for this call (tokens). */
+  prompt_estimate?: number | undefined;
 }
 
 /** One tool call of an agent path (the trajectory the attribution reads). */

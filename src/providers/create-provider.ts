@@ -85,11 +85,22 @@ function resolveApiKey(config: CreateProviderConfig): string {
 
 function lazyProvider(meta: Pick<Provider, 'protocol' | 'baseUrl' | 'supportsNativeN'>, load: () => Promise<Provider>): Provider {
   let loading: Promise<Provider> | undefined;
+  // Only a protocol whose API counts prompts offers the method (the runner asks whether it is there).
+  const counts = meta.protocol === 'anthropic-messages';
   return {
     ...meta,
     async generate(request) {
       return (await (loading ??= load())).generate(request);
     },
+    ...(counts
+      ? {
+          async countPromptTokens(request, signal) {
+            const provider = await (loading ??= load());
+            if (provider.countPromptTokens === undefined) throw new Error(`${meta.protocol} cannot count prompts`);
+            return provider.countPromptTokens(request, signal);
+          },
+        }
+      : {}),
     async close() {
       if (loading) await (await loading).close?.();
     },

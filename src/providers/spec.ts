@@ -58,5 +58,10 @@ export interface Provider {
   /** Whether one call can return n choices (OpenAI chat `n`, sim). */
   readonly supportsNativeN: boolean;
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * The upstream's own count of a request's prompt (tokens), where the API offers one
+   * (Anthropic `count_tokens`); rejects when the upstream cannot count.
+   */
+  countPromptTokens?(request: Omit<GenerateRequest, 'signal'>, signal?: AbortSignal): Promise<number>;
   close?(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { callCostUsd } from '../pricing/call-cost.js';
 import { backoffDelay } from './backoff.js';
 import { sleep } from './pool.js';
 import type { UnitContext } from './unit-context.js';
+import type { PromptEstimate } from '../estimate/prompt-estimator.js';
 
 export interface CallTarget {
   /** What the call is for (DESIGN §4): generate, judge, select or tool. Default generate. */
@@ -23,6 +24,8 @@ export interface CallTarget {
   paths: number;
   /** Prompt estimate used for the reservation (tokens). */
   promptEstimate: number;
+  /** How it was made (the shared estimator): learned from when the call settles, and recorded. */
+  estimate?: PromptEstimate;
 }
 
 export type CallOutcome =
@@ -71,6 +74,7 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     if (!(outcome instanceof ProviderError)) {
       const billed = outcome.usage.totalTokens;
       budget.settle(reservation, billed);
+      if (target.estimate !== undefined) run.estimator.settle({ baseUrl: run.baseUrl, model: request.model }, target.estimate, outcome.usage.inputTokens);
       if (billed !== undefined) run.onSpend(context.unit.arm.arm, billed);
       context.calls.push(record(context, request, target, attempt, latencyMs, { result: outcome }, callId));
       return { ok: true, result: outcome };
@@ -155,6 +159,9 @@ function record(
     retried: 'retried' in outcome ? outcome.retried : false,
     note: error?.kind === 'unsupported' ? 'native_n_rejected' : undefined,
     call_id: callId,
+    estimate_ratio: target.estimate?.ratio,
+    estimate_source: target.estimate?.source,
+    prompt_estimate: target.estimate === undefined ? undefined : target.promptEstimate,
   };
 }
 

@@ -3,6 +3,9 @@
  * to the ledger whole, keeps the manifest current, and stops cleanly on abort — and on a
  * failed write (disk full), with the manifest marked `interrupted` and the error rethrown.
  */
+import { BillingRatios } from '../estimate/billing-ratios.js';
+import { PromptCountCache } from '../estimate/prompt-count-cache.js';
+import { PromptEstimator } from '../estimate/prompt-estimator.js';
 import { setMaxListeners } from 'node:events';
 import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
@@ -113,6 +116,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     pool: new Semaphore(config.concurrency),
     limiter: config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit),
     promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
+    estimator: new PromptEstimator(new BillingRatios(), provider.protocol === 'sim' || inputs.promptExact === true),
+    promptCounts: new PromptCountCache(),
     nativeN: { enabled: config.nMode === 'native' },
     signal: abort.signal,
     random: options.random ?? Math.random,

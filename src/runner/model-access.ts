@@ -5,9 +5,9 @@
  */
 import { countPromptTokens } from '../core/tokens.js';
 import type { ModelAccess } from '../scorers/index.js';
-import { promptEstimate } from '../budget/path-budget.js';
 import { BudgetTracker } from '../budget/budget-tracker.js';
 import { callModel } from './call-model.js';
+import { estimatePrompt } from './estimate-prompt.js';
 import type { UnitContext } from './unit-context.js';
 
 export function modelAccessFor(context: UnitContext): ModelAccess {
@@ -16,11 +16,12 @@ export function modelAccessFor(context: UnitContext): ModelAccess {
   const budget = run.config.budget.includeJudge ? context.budget : new BudgetTracker(Number.POSITIVE_INFINITY);
   return {
     async complete(request, role) {
-      const estimate = promptEstimate(countPromptTokens(request.messages), run.promptExact);
+      const call = { model: request.model, messages: request.messages, maxTokens: request.maxTokens, temperature: 0, n: 1, seed: run.config.seed };
+      const estimate = await estimatePrompt(run, call, countPromptTokens(request.messages));
       const outcome = await callModel(
         context,
-        { model: request.model, messages: request.messages, maxTokens: request.maxTokens, temperature: 0, n: 1, seed: run.config.seed },
-        { role, path: request.path, paths: 1, promptEstimate: estimate },
+        call,
+        { role, path: request.path, paths: 1, promptEstimate: estimate.tokens, estimate },
         budget,
       );
       if (!outcome.ok) return { ok: false, error: outcome.finish === 'budget_exhausted' ? 'budget exhausted (budget.include_judge is on)' : outcome.error };

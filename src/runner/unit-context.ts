@@ -5,6 +5,8 @@ import type { CallRecord, ToolStep } from '../ledger/records.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { Provider } from '../providers/spec.js';
 import type { BudgetTracker } from '../budget/budget-tracker.js';
+import type { PromptCountCache } from '../estimate/prompt-count-cache.js';
+import type { PromptEstimator } from '../estimate/prompt-estimator.js';
 import type { Unit } from './plan.js';
 import type { RateLimiter, Semaphore } from './pool.js';
 
@@ -19,6 +21,10 @@ export interface RunContext {
   limiter: RateLimiter | undefined;
   /** The provider's tokenizer is ours (the simulator): prompt estimates are exact. */
   promptExact: boolean;
+  /** The shared prompt estimator (src/estimate/): learns billed/counted per (base URL, model) as calls settle. */
+  estimator: PromptEstimator;
+  /** The provider's own prompt counts (count_tokens), cached per prompt hash. */
+  promptCounts: PromptCountCache;
   /** Native n in effect; flips to false, once, when the upstream rejects `n`. */
   nativeN: { enabled: boolean };
   /** Aborts everything (Ctrl-C). */

@@ -1,12 +1,13 @@
 /** `isobudget sim serve --port P` — the simulator on 127.0.0.1, speaking three protocols. */
 import { IsobudgetError } from '../../core/errors.js';
 import { listenError } from '../../core/listen-error.js';
+import { SIM_BILLINGS, type SimBilling } from '../../providers/sim/foreign-tokenizer.js';
 import { startSimServer } from '../../providers/sim/index.js';
 import { intOption, numberOption, parseCommandArgs, portOption } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
-const USAGE = 'isobudget sim serve [--port P] [--host 127.0.0.1] [--seed S] [--latency-scale X] [--reject-native-n]';
+const USAGE = 'isobudget sim serve [--port P] [--host 127.0.0.1] [--seed S] [--latency-scale X] [--reject-native-n] [--profile o200k|foreign-tokenizer]';
 
 export const simCommand: CommandSpec = {
   summary: 'sim serve: the embedded simulator as an OpenAI chat/responses + Anthropic messages server',
@@ -17,6 +18,7 @@ export const simCommand: CommandSpec = {
       seed: { type: 'string' },
       'latency-scale': { type: 'string' },
       'reject-native-n': { type: 'boolean' },
+      profile: { type: 'string' },
     }, USAGE);
     if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "expected 'serve'", { hint: USAGE });
     const host = values.host ?? '127.0.0.1';
@@ -24,12 +26,15 @@ export const simCommand: CommandSpec = {
       throw new IsobudgetError('usage', `sim serve binds loopback only, got --host ${host}`, { hint: 'the simulator is a local test double; use 127.0.0.1' });
     }
     const port = portOption('port', values.port) ?? 0;
+    const billing = values.profile ?? 'o200k';
+    if (!isSimBilling(billing)) throw new IsobudgetError('usage', `--profile ${billing} is not a billing profile`, { hint: `use one of: ${SIM_BILLINGS.join(', ')}` });
     const server = await startSimServer({
       host,
       port,
       seed: intOption('seed', values.seed) ?? 0,
       latencyScale: numberOption('latency-scale', values['latency-scale']) ?? 0,
       rejectNativeN: values['reject-native-n'] === true,
+      billing,
     }).catch((error: unknown) => {
       throw listenError(error, { host, port }) ?? error;
     });
@@ -42,3 +47,7 @@ export const simCommand: CommandSpec = {
     return EXIT.ok;
   },
 };
+
+function isSimBilling(value: string): value is SimBilling {
+  return (SIM_BILLINGS as readonly string[]).includes(value);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { simulate } from '../../providers/sim/engine.js';
+import { billedPromptTokens, simulate } from '../../providers/sim/engine.js';
 import { anthropicMessagesRoute } from '../../providers/sim/http/anthropic-messages-route.js';
 import { formatSse } from '../../providers/sim/http/http-io.js';
 import { openaiChatRoute } from '../../providers/sim/http/openai-chat-route.js';
@@ -12,7 +12,7 @@ import { createStreamObserver } from './stream-observer.js';
 
 let ids = 0;
 function reply(route: Route, body: Record<string, unknown>, includeUsage = true): RouteReply {
-  return route.handle({ body, simulate: (request) => simulate(request, { seed: 1 }), includeUsage, rejectNativeN: false, nextId: (prefix) => `${prefix}${(ids += 1)}` });
+  return route.handle({ body, simulate: (request) => simulate(request, { seed: 1 }), countPrompt: (messages, tools) => billedPromptTokens(messages, tools), includeUsage, rejectNativeN: false, nextId: (prefix) => `${prefix}${(ids += 1)}` });
 }
 
 /** As the gateway reads a stream: blocks the observer does not want are never parsed. */

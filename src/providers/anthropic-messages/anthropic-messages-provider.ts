@@ -61,5 +61,11 @@ export function createAnthropicMessagesProvider(options: AnthropicMessagesProvid
         return { ...parseAnthropicMessage(reply.data, status), status };
       });
     },
+    async countPromptTokens(request, signal): Promise<number> {
+      // The same body generate sends, less what count_tokens does not take.
+      const { max_tokens: _cap, ...body } = toAnthropicRequest({ ...request, n: 1 });
+      const counted = await client.messages.countTokens(body, { signal, timeout: options.timeoutMs });
+      return counted.input_tokens;
+    },
   };
 }

@@ -13,6 +13,7 @@ import { finishReason, type FinishReason } from '../../core/finish-reason.js';
 import { countTokens, countToolCallTokens, countToolDefinitionTokens, truncateToTokens } from '../../core/tokens.js';
 import type { ToolDefinition } from '../spec.js';
 import { makeUsage, type Usage } from '../../core/usage.js';
+import { foreignPromptTokens, type SimBilling } from './foreign-tokenizer.js';
 import { getProfile } from './profiles.js';
 import { promptTokens } from './prompt-tokens.js';
 import { hashParts, uniformFrom } from './random.js';
@@ -41,6 +42,13 @@ export interface SimRequest {
 export interface SimOptions {
   /** The simulator's own seed (`sim serve --seed`, the experiment seed). */
   seed: number;
+  /** How prompts are billed: o200k (default, so budget math on the sim is exact) or a foreign tokenizer. */
+  billing?: SimBilling;
+}
+
+/** Prompt tokens of a request as the simulator bills them. */
+export function billedPromptTokens(messages: readonly ChatMessage[], tools: readonly ToolDefinition[], billing: SimBilling = 'o200k'): number {
+  return billing === 'foreign-tokenizer' ? foreignPromptTokens(messages, tools) : promptTokens(messages) + countToolDefinitionTokens(tools);
 }
 
 export interface SimChoice {
@@ -108,7 +116,7 @@ export function simulate(request: SimRequest, options: SimOptions): SimResult {
     choices.push({ text: cut.text, tokens: cut.tokens, finishReason: cut.truncated ? finishReason('length', 'length') : finishReason('stop', 'stop') });
   }
 
-  const inputTokens = promptTokens(request.messages) + countToolDefinitionTokens(tools);
+  const inputTokens = billedPromptTokens(request.messages, tools, options.billing);
   const outputTokens = choices.reduce((sum, c) => sum + c.tokens, 0);
   const longest = choices.reduce((max, c) => Math.max(max, c.tokens), 0);
   // Choices decode in parallel: the call lasts as long as its longest choice.

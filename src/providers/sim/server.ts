@@ -5,7 +5,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simulate, type SimRequest } from './engine.js';
+import type { ChatMessage } from '../../core/messages.js';
+import type { ToolDefinition } from '../spec.js';
+import { billedPromptTokens, simulate, type SimRequest } from './engine.js';
+import type { SimBilling } from './foreign-tokenizer.js';
 import { anthropicCountTokensRoute, anthropicMessagesRoute } from './http/anthropic-messages-route.js';
 import { createFaultPicker, FAULT_KINDS, type FaultKind, type FaultOptions } from './http/faults.js';
 import { errorBody, isRecord, SimHttpError, type WireProtocol } from './http/http-errors.js';
@@ -30,6 +33,8 @@ export interface SimServerOptions {
   requireApiKey?: string;
   /** Largest accepted request body (bytes, default 8 MiB); larger gets 413. */
   maxBodyBytes?: number;
+  /** How prompts are billed (`sim serve --profile`): o200k, or `foreign-tokenizer` (foreign-tokenizer.ts). */
+  billing?: SimBilling;
 }
 
 export interface SimServerStats {
@@ -62,7 +67,9 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
   const headerRing: Record<string, string>[] = [];
   let idCounter = 0;
   const nextId = (prefix: string) => `${prefix}sim${(idCounter += 1).toString(36).padStart(8, '0')}`;
-  const run = (request: SimRequest) => simulate(request, { seed });
+  const billing = options.billing ?? 'o200k';
+  const run = (request: SimRequest) => simulate(request, { seed, billing });
+  const countPrompt = (messages: readonly ChatMessage[], tools: readonly ToolDefinition[]) => billedPromptTokens(messages, tools, billing);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
@@ -110,7 +117,7 @@ export async function startSimServer(options: SimServerOptions = {}): Promise<Si
 
     let reply: RouteReply;
     try {
-      reply = route.handle({ body, simulate: run, includeUsage: fault !== 'missingUsage', rejectNativeN: options.rejectNativeN ?? false, nextId });
+      reply = route.handle({ body, simulate: run, countPrompt, includeUsage: fault !== 'missingUsage', rejectNativeN: options.rejectNativeN ?? false, nextId });
     } catch (error) {
       if (error instanceof SimHttpError) return fail(error);
       return fail(new SimHttpError(500, `sim: ${error instanceof Error ? error.message : String(error)}`));

@@ -4,7 +4,8 @@
  */
 import { countPromptTokens } from '../../core/tokens.js';
 import type { GenerateResult } from '../../providers/spec.js';
-import { planPathBudget, promptEstimate } from '../../budget/path-budget.js';
+import { planPathBudget } from '../../budget/path-budget.js';
+import { estimatePrompt } from '../estimate-prompt.js';
 import { callModel, type CallOutcome } from '../call-model.js';
 import { buildMessages } from '../plan.js';
 import type { Executor, PathRun, UnitContext } from '../unit-context.js';
@@ -17,15 +18,16 @@ async function runChat(context: UnitContext): Promise<PathRun[]> {
   const { run, unit } = context;
   const variant = run.config.variants[unit.arm.variant];
   const messages = buildMessages(variant.systemPrompt, unit.evalCase);
-  const prompt = promptEstimate(countPromptTokens(messages), run.promptExact);
   const n = unit.arm.n;
   const request = { model: variant.model, messages, temperature: variant.temperature, seed: mixSeed(run.config.seed, unit.epoch, 0) };
+  const estimate = await estimatePrompt(run, { ...request, n: 1, maxTokens: 1 }, countPromptTokens(messages));
+  const prompt = estimate.tokens;
   const { budget: budgetConfig } = run.config;
 
   const useNative = n > 1 && run.nativeN.enabled && run.provider.supportsNativeN;
   if (useNative) {
     const policy = planPathBudget({ totalTokensPerCase: budgetConfig.totalTokensPerCase, perCaseMaxTokens: budgetConfig.perCaseMaxTokens, n, promptTokens: prompt, nativeN: true });
-    const outcome = await callModel(context, { ...request, n, maxTokens: policy.maxTokensPerPath }, { path: 0, paths: n, promptEstimate: prompt });
+    const outcome = await callModel(context, { ...request, n, maxTokens: policy.maxTokensPerPath }, { path: 0, paths: n, promptEstimate: prompt, estimate });
     if (!(outcome.ok === false && outcome.nativeNRejected)) return nativePaths(outcome, n, policy.binding);
     if (run.nativeN.enabled) {
       run.nativeN.enabled = false;
@@ -34,7 +36,7 @@ async function runChat(context: UnitContext): Promise<PathRun[]> {
   }
   const policy = planPathBudget({ totalTokensPerCase: budgetConfig.totalTokensPerCase, perCaseMaxTokens: budgetConfig.perCaseMaxTokens, n, promptTokens: prompt, nativeN: false });
   const paths = Array.from({ length: n }, (_, path) =>
-    callModel(context, { ...request, seed: mixSeed(run.config.seed, unit.epoch, path), n: 1, maxTokens: policy.maxTokensPerPath }, { path, paths: 1, promptEstimate: prompt }).then((outcome) =>
+    callModel(context, { ...request, seed: mixSeed(run.config.seed, unit.epoch, path), n: 1, maxTokens: policy.maxTokensPerPath }, { path, paths: 1, promptEstimate: prompt, estimate }).then((outcome) =>
       singlePath(outcome, path, policy.binding),
     ),
   );

@@ -5,13 +5,11 @@
  * alone decides.
  */
 import type { ChatMessage } from '../../../core/messages.js';
-import { promptTokens } from '../prompt-tokens.js';
 import type { SimResult } from '../engine.js';
 import { badRequest, isRecord, optionalInteger, optionalNumber, requiredModel } from './http-errors.js';
 import { sse, textDeltas, type Route, type RouteInput, type RouteReply, type SseEvent } from './route.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicStreamEvent, AnthropicUsage } from './wire-types.js';
 import { toolsFromAnthropic, withPrefix } from './wire-tools.js';
-import { countToolDefinitionTokens } from '../../../core/tokens.js';
 
 /** Text of a content value: a string, or blocks whose text (and tool results' text) is read. */
 function blocksText(content: unknown, where: string): string {
@@ -131,8 +129,7 @@ function handle(input: RouteInput): RouteReply {
 function countTokensHandle(input: RouteInput): RouteReply {
   requiredModel(input.body);
   const messages = chatMessagesFromAnthropic(input.body['system'], input.body['messages']);
-  const tools = countToolDefinitionTokens(toolsFromAnthropic(input.body['tools']));
-  return { kind: 'json', status: 200, body: { input_tokens: promptTokens(messages) + tools }, latencyMs: 0 };
+  return { kind: 'json', status: 200, body: { input_tokens: input.countPrompt(messages, toolsFromAnthropic(input.body['tools'])) }, latencyMs: 0 };
 }
 
 export const anthropicMessagesRoute: Route = { method: 'POST', path: '/v1/messages', protocol: 'anthropic', generates: true, handle };

@@ -3,6 +3,8 @@
  * touching the socket, so the server can apply latency and faults the same way to all three
  * protocols, and routes stay plain functions.
  */
+import type { ChatMessage } from '../../../core/messages.js';
+import type { ToolDefinition } from '../../spec.js';
 import type { SimRequest, SimResult } from '../engine.js';
 import type { WireProtocol } from './http-errors.js';
 
@@ -21,6 +23,8 @@ export interface RouteInput {
   /** The JSON body (an object), or {} for GET. */
   body: Record<string, unknown>;
   simulate(request: SimRequest): SimResult;
+  /** Prompt tokens as this server bills them (its billing profile): what count_tokens answers. */
+  countPrompt(messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): number;
   /** False when the missing-usage fault hit this request: the reply must omit usage. */
   includeUsage: boolean;
   rejectNativeN: boolean;

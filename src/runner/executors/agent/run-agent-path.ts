@@ -10,7 +10,7 @@ import type { UnifiedFinishReason } from '../../../core/finish-reason.js';
 import type { ChatMessage } from '../../../core/messages.js';
 import { countPromptTokens, countToolDefinitionTokens } from '../../../core/tokens.js';
 import type { ToolStep } from '../../../ledger/records.js';
-import { promptEstimate } from '../../../budget/path-budget.js';
+import { estimatePrompt } from '../../estimate-prompt.js';
 import { callModel } from '../../call-model.js';
 import { buildMessages } from '../../plan.js';
 import { runToolCall, type Tool } from '../../tools/index.js';
@@ -42,13 +42,14 @@ export async function runAgentPath(input: AgentPathInput): Promise<PathRun> {
   const end = (finishReason: UnifiedFinishReason, error?: string): PathRun => ({ path, text, finishReason, tokens, error, turns, trajectory });
 
   while (turns < config.maxTurns) {
-    const prompt = promptEstimate(countPromptTokens(messages) + definitionTokens, run.promptExact);
+    const estimate = await estimatePrompt(run, { model: variant.model, messages, tools: definitions, maxTokens: 1, temperature: variant.temperature, n: 1, seed }, countPromptTokens(messages) + definitionTokens);
+    const prompt = estimate.tokens;
     const { maxTokens, binding } = turnBudget(budget.remaining(), prompt, run.config.budget.perCaseMaxTokens);
     if (maxTokens < 1) return end('budget_exhausted', `budget exhausted before turn ${turns + 1}: ${budget.remaining()} tokens left, the prompt alone needs ${prompt}`);
     const outcome = await callModel(
       context,
       { model: variant.model, messages: [...messages], tools: definitions, maxTokens, temperature: variant.temperature, n: 1, seed },
-      { path, paths: 1, promptEstimate: prompt },
+      { path, paths: 1, promptEstimate: prompt, estimate },
       budget,
     );
     if (!outcome.ok) return end(outcome.finish, outcome.error);

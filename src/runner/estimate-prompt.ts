@@ -1,0 +1,19 @@
+/**
+ * A call's prompt estimate in a run (the shared estimator, src/estimate/): the provider's own
+ * count where it offers one (Anthropic count_tokens, cached per prompt hash), else our o200k
+ * count × the ratio learned for (base URL, model). `counted` is our o200k count of the prompt.
+ */
+import type { PromptEstimate } from '../estimate/prompt-estimator.js';
+import type { GenerateRequest } from '../providers/spec.js';
+import type { RunContext } from './unit-context.js';
+
+export async function estimatePrompt(run: RunContext, request: Omit<GenerateRequest, 'signal'>, counted: number): Promise<PromptEstimate> {
+  const { provider } = run;
+  if (!run.promptExact && provider.countPromptTokens !== undefined) {
+    const count = provider.countPromptTokens.bind(provider);
+    const prompt = { model: request.model, messages: request.messages, tools: request.tools };
+    const providerCount = await run.promptCounts.count(run.baseUrl, prompt, () => count(request, run.signal));
+    if (providerCount !== undefined) return run.estimator.fromProviderCount(counted, providerCount);
+  }
+  return run.estimator.fromCount({ baseUrl: run.baseUrl, model: request.model }, counted);
+}
