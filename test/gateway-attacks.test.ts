@@ -115,10 +115,10 @@ describe('refusals are protocol-shaped and name the field', () => {
     { name: 'responses input file', path: RESPONSES, body: { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] }, says: 'input_file' },
     { name: 'anthropic PDF document', path: MESSAGES_PATH, body: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } }] }] }, says: 'document' },
     { name: 'anthropic server web search', path: MESSAGES_PATH, body: { model: 'm', max_tokens: 10, messages: MESSAGES, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, says: 'web_search_20250305' },
-  ])('budgeted keys refuse what cannot be bounded: $name (403)', async ({ path, body, says }) => {
+  ])('budgeted keys refuse what cannot be bounded: $name (a protocol-shaped 400)', async ({ path, body, says }) => {
     const { secret, who } = mint(B);
     const reply = await post(path, secret, who, body);
-    expect(reply.status).toBe(403);
+    expect(reply.status).toBe(400);
     expect(JSON.stringify(reply.json)).toContain(says);
     expect(upstream.billedBy(who)).toBe(0);
     // A key without a budget only records: the same call passes.

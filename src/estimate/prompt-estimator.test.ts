@@ -9,7 +9,7 @@ const other = { baseUrl: 'https://router.example/v1', model: 'claude-sonnet' };
 describe('PromptEstimator', () => {
   test('a target never seen is reserved with the seed ratio plus the fixed overhead', () => {
     const estimator = new PromptEstimator(new BillingRatios(), false);
-    expect(estimator.fromCount(router, 300)).toEqual({ tokens: Math.ceil(300 * SEED_RATIO) + PROMPT_OVERHEAD, counted: 300, ratio: SEED_RATIO, source: 'learned_ratio' });
+    expect(estimator.fromCount(router, 300)).toEqual({ tokens: Math.ceil(300 * SEED_RATIO) + PROMPT_OVERHEAD, counted: 300, ratio: SEED_RATIO, source: 'learned_ratio', extra: 0 });
   });
 
   test('settled calls teach the worst billed/counted ratio, per (base URL, model), plus the margin', () => {
@@ -30,6 +30,14 @@ describe('PromptEstimator', () => {
     for (const counted of [64, 100, 1000, 50_000]) expect(estimator.fromCount(router, counted).tokens).toBeGreaterThanOrEqual(bill(counted));
   });
 
+  test('extra tokens (images, a continued response) are reserved as they are and teach no ratio', () => {
+    const estimator = new PromptEstimator(new BillingRatios(), false);
+    const estimate = estimator.fromCount(router, 300, 765);
+    expect(estimate.tokens).toBe(Math.ceil(300 * SEED_RATIO) + PROMPT_OVERHEAD + 765);
+    estimator.settle(router, estimate, 1300);
+    expect(estimator.factor(router)).toBe(SEED_RATIO);
+  });
+
   test(`prompts under ${MIN_LEARNING_COUNT} counted tokens teach nothing; missing usage teaches nothing`, () => {
     const estimator = new PromptEstimator(new BillingRatios(), false);
     estimator.settle(router, estimator.fromCount(router, 5), 30);
@@ -39,7 +47,7 @@ describe('PromptEstimator', () => {
 
   test('exact when the upstream bills with o200k; a provider count gets its own small margin and is not learned from', () => {
     const exact = new PromptEstimator(new BillingRatios(), true);
-    expect(exact.fromCount(router, 300)).toEqual({ tokens: 300, counted: 300, ratio: 1, source: 'exact' });
+    expect(exact.fromCount(router, 300)).toEqual({ tokens: 300, counted: 300, ratio: 1, source: 'exact', extra: 0 });
     const ratios = new BillingRatios();
     const counted = new PromptEstimator(ratios, false);
     const estimate = counted.fromProviderCount(300, 450);

@@ -20,6 +20,8 @@ export interface PromptEstimate {
   /** Factor applied to `counted`: 1 when exact; undefined when the provider counted. */
   ratio: number | undefined;
   source: 'exact' | 'provider_count' | 'learned_ratio';
+  /** Tokens reserved outside the ratio (images, a continued response), included in `tokens`. */
+  extra?: number;
 }
 
 export class PromptEstimator {
@@ -29,11 +31,15 @@ export class PromptEstimator {
     private readonly exact: boolean,
   ) {}
 
-  /** The estimate from our own count. */
-  fromCount(target: RatioTarget, counted: number): PromptEstimate {
-    if (this.exact) return { tokens: counted, counted, ratio: 1, source: 'exact' };
+  /**
+   * The estimate from our own count; `extra` is billed input reserved as is, outside the ratio
+   * (images by their formulas, a continued response's bill). A call with extra teaches no ratio:
+   * its bill cannot be split into what the text and what the rest cost.
+   */
+  fromCount(target: RatioTarget, counted: number, extra = 0): PromptEstimate {
+    if (this.exact) return { tokens: counted + extra, counted, ratio: 1, source: 'exact', extra };
     const ratio = this.ratios.factor(target);
-    return { tokens: Math.ceil(counted * ratio) + PROMPT_OVERHEAD, counted, ratio, source: 'learned_ratio' };
+    return { tokens: Math.ceil(counted * ratio) + PROMPT_OVERHEAD + extra, counted, ratio, source: 'learned_ratio', extra };
   }
 
   /** The estimate from the provider's own count of the prompt. */
@@ -43,7 +49,7 @@ export class PromptEstimator {
 
   /** A settled call: learns its billed/counted ratio (nothing to learn when exact). */
   settle(target: RatioTarget, estimate: PromptEstimate, billedPrompt: number | undefined): void {
-    if (estimate.source === 'learned_ratio') this.ratios.observe(target, estimate.counted, billedPrompt);
+    if (estimate.source === 'learned_ratio' && (estimate.extra ?? 0) === 0) this.ratios.observe(target, estimate.counted, billedPrompt);
   }
 
   factor(target: RatioTarget): number {

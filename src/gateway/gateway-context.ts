@@ -1,5 +1,7 @@
 /** Gateway-wide state every handler shares. */
+import type { PromptEstimator } from '../estimate/prompt-estimator.js';
 import type { KeyBudgets } from './budget/key-budgets.js';
+import type { ResponseBills } from './response-bills.js';
 import type { UpstreamAuth } from './forward-headers.js';
 import type { InFlight } from './in-flight.js';
 import type { KeyStore } from './keys/key-store.js';
@@ -28,6 +30,10 @@ export interface GatewayContext {
   timeouts: UpstreamTimeouts;
   /** The upstream bills with our tokenizer (the simulator): no margin on prompt estimates. */
   exactPrompt: boolean;
+  /** The shared prompt estimator (src/estimate/): learns billed/counted per (upstream, model). */
+  estimator: PromptEstimator;
+  /** Bills of relayed Responses-API responses, for `previous_response_id`. */
+  responses: ResponseBills;
   /** Undefined: no log line is even built. */
   log: ((line: string) => void) | undefined;
 }

@@ -1,99 +1,132 @@
 /**
- * What a request's prompt may cost, before it goes out. The gateway cannot see the
- * upstream's tokenizer, so it counts the whole JSON body (message text, tool schemas and
- * JSON punctuation — a superset of what is billed) with the o200k tokenizer and adds the
- * runner's margin for foreign tokenizers. The budget reservation rests on this number.
+ * Our o200k count of a request body, the gateway's side of the shared estimator
+ * (src/estimate/): the whole JSON text is counted — message text, tool schemas and JSON
+ * punctuation, a superset of what is billed — and the estimator turns the count into a
+ * reservation with the ratio learned for the upstream and model.
  *
- * Tokenizing is CPU work (≈4 ms for a 14 KB Claude Code body). Agents resend the same
- * system prompt, tool schemas and history on every turn, so long strings are counted once
- * and remembered; a body is then its JSON skeleton (long strings blanked) plus the counts of
- * its long strings — splitting text only loses merges, so the parts never count less. Text
- * not seen before is counted in slices with a yield between them: a 1 MB tool result must
- * not stall every other stream.
+ * Agents resend the same system prompt, tool schemas and history on every turn (Claude Code:
+ * a ~48 KB prefix). The text is cut into content-defined chunks — a cut wherever a rolling
+ * hash of the last 32 characters hits a pattern, so the same content gives the same chunks
+ * whatever comes before or after it — and each chunk's count is remembered by its text: a
+ * resent prefix costs a scan and a map lookup per ~1 KB. Each chunk counts one token more than
+ * its text, since a cut can split a token. New text is counted in slices of SLICE_CHARS with
+ * a turn of the event loop between them, so one huge body never stalls the other clients; the
+ * tokenizer itself is linear on any input (src/core/bpe/long-piece-merge.ts).
  */
 import { countTokens } from '../core/tokens.js';
-import { promptEstimate } from '../budget/path-budget.js';
 
-/** Text up to this many characters is counted in one go. */
-const SLICE_CHARS = 32 * 1024;
-/** Strings this long are counted separately and remembered. */
-const LONG_STRING = 1024;
-/** Characters of remembered strings kept at most (oldest dropped first). */
+/** Text up to this many characters is counted in one go, uncached. */
+const SMALL_CHARS = 2048;
+/** New text counted between two turns of the event loop (characters): a few ms at most. */
+const SLICE_CHARS = 16 * 1024;
+const MIN_CHUNK = 256;
+const MAX_CHUNK = 4096;
+/** Characters of remembered chunks kept at most (least recently used dropped first). */
 const CACHE_CHARS = 32 * 1024 * 1024;
 
 const remembered = new Map<string, number>();
 let rememberedChars = 0;
 
-/** Prompt tokens of a parsed request body (with margin unless `exact`); `raw` is its JSON text. */
-export function estimateBodyTokens(body: unknown, raw: string, exact = false): number | Promise<number> {
-  if (raw.length <= 4 * LONG_STRING) return promptEstimate(countTokens(raw), exact);
-  const long: string[] = [];
-  const skeleton = JSON.stringify(body, (_key, value: unknown) => {
-    if (typeof value !== 'string' || value.length < LONG_STRING) return value;
-    long.push(value);
-    return '';
-  });
-  const known = long.map((text) => cached(text));
-  if (skeleton.length <= SLICE_CHARS && known.every((count) => count !== undefined)) {
-    return promptEstimate(countTokens(skeleton) + sum(known as number[]), exact);
+/** A fixed table of 256 random words for the rolling (gear) hash. */
+const GEAR = (() => {
+  const table = new Int32Array(256);
+  let state = 0x9e3779b9;
+  for (let i = 0; i < 256; i += 1) {
+    state = (Math.imul(state, 1664525) + 1013904223) | 0;
+    table[i] = state;
   }
-  return (async () => {
-    let total = await countText(skeleton);
-    for (const [i, text] of long.entries()) total += known[i] ?? remember(text, await countText(text));
-    return promptEstimate(total, exact);
-  })();
+  return table;
+})();
+
+/** o200k tokens of a body's text (an over-count by one per chunk); a promise when new text had to be counted in slices. */
+export function countBodyTokens(text: string): number | Promise<number> {
+  if (text.length <= SMALL_CHARS) return countTokens(text);
+  const cuts = chunkEnds(text);
+  let total = 0;
+  let fresh: Array<[number, number]> | undefined;
+  let freshChars = 0;
+  let start = 0;
+  for (const end of cuts) {
+    const chunk = text.slice(start, end);
+    const known = cached(chunk);
+    if (known !== undefined) total += known;
+    else {
+      (fresh ??= []).push([start, end]);
+      freshChars += end - start;
+    }
+    start = end;
+  }
+  if (fresh === undefined) return total;
+  if (freshChars <= SLICE_CHARS) return total + countFresh(text, fresh);
+  return countInSlices(text, fresh, total);
 }
 
-/** Prompt tokens of any text (with margin unless `exact`). */
-export function estimatePromptTokens(text: string, exact = false): number | Promise<number> {
-  if (text.length <= SLICE_CHARS) return promptEstimate(countTokens(text), exact);
-  return countText(text).then((count) => promptEstimate(count, exact));
+/** Drops every remembered count (tests and benchmarks measure a cold start with it). */
+export function forgetBodyCounts(): void {
+  remembered.clear();
+  rememberedChars = 0;
 }
 
-function cached(text: string): number | undefined {
-  const count = remembered.get(text);
+async function countInSlices(text: string, fresh: Array<[number, number]>, known: number): Promise<number> {
+  let total = known;
+  let batch: Array<[number, number]> = [];
+  let batchChars = 0;
+  for (const range of fresh) {
+    batch.push(range);
+    batchChars += range[1] - range[0];
+    if (batchChars < SLICE_CHARS) continue;
+    total += countFresh(text, batch);
+    batch = [];
+    batchChars = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return total + countFresh(text, batch);
+}
+
+function countFresh(text: string, ranges: Array<[number, number]>): number {
+  let total = 0;
+  for (const [start, end] of ranges) {
+    const chunk = text.slice(start, end);
+    total += remember(chunk, countTokens(chunk) + 1);
+  }
+  return total;
+}
+
+/** Content-defined chunk ends: a cut where the top 10 bits of the gear hash are 0 (~1 KB apart), never under MIN_CHUNK, always by MAX_CHUNK. */
+function chunkEnds(text: string): number[] {
+  const ends: number[] = [];
+  let hash = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    hash = ((hash << 1) + (GEAR[text.charCodeAt(i) & 0xff] as number)) | 0;
+    const length = i + 1 - start;
+    if ((length >= MIN_CHUNK && hash >>> 22 === 0) || length >= MAX_CHUNK) {
+      ends.push(i + 1);
+      start = i + 1;
+    }
+  }
+  if (start < text.length) ends.push(text.length);
+  return ends;
+}
+
+function cached(chunk: string): number | undefined {
+  const count = remembered.get(chunk);
   if (count !== undefined) {
     // Most recently used last, so eviction drops what no session has sent for longest.
-    remembered.delete(text);
-    remembered.set(text, count);
+    remembered.delete(chunk);
+    remembered.set(chunk, count);
   }
   return count;
 }
 
-function remember(text: string, count: number): number {
-  remembered.set(text, count);
-  rememberedChars += text.length;
+function remember(chunk: string, count: number): number {
+  // A copy: a slice would keep the whole body it was cut from alive in the cache.
+  remembered.set((` ${chunk}`).slice(1), count);
+  rememberedChars += chunk.length;
   for (const oldest of remembered.keys()) {
     if (rememberedChars <= CACHE_CHARS) break;
     remembered.delete(oldest);
     rememberedChars -= oldest.length;
   }
   return count;
-}
-
-async function countText(text: string): Promise<number> {
-  let total = 0;
-  for (let start = 0; start < text.length; ) {
-    const end = sliceEnd(text, start);
-    // A slice boundary can split one token into two; the +1 keeps the sum an over-estimate.
-    total += countTokens(text.slice(start, end)) + (end < text.length ? 1 : 0);
-    start = end;
-    if (start < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return total;
-}
-
-/** Cut after a space or comma near the slice size, so few tokens straddle a boundary. */
-function sliceEnd(text: string, start: number): number {
-  const hard = Math.min(text.length, start + SLICE_CHARS);
-  if (hard === text.length) return hard;
-  for (let i = hard; i > hard - 256; i -= 1) {
-    const c = text.charCodeAt(i - 1);
-    if (c === 32 || c === 44) return i;
-  }
-  return hard;
-}
-
-function sum(values: number[]): number {
-  return values.reduce((total, value) => total + value, 0);
 }

@@ -7,6 +7,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IsobudgetError } from '../core/errors.js';
+import { warmTokenizer } from '../core/tokens.js';
+import { BillingRatios } from '../estimate/billing-ratios.js';
+import { PromptEstimator } from '../estimate/prompt-estimator.js';
 import { readBody } from '../providers/sim/http/http-io.js';
 import { checkBind } from './bind-policy.js';
 import { KeyBudgets } from './budget/key-budgets.js';
@@ -26,6 +29,7 @@ import { passThrough } from './proxy/pass-through.js';
 import { sendReply } from './proxy/send-reply.js';
 import { closeAgents, createAgents, DEFAULT_TIMEOUTS, type UpstreamTimeouts } from './proxy/upstream-request.js';
 import { familyOf, findRoute } from './routes.js';
+import { ResponseBills } from './response-bills.js';
 import { makeScrubber } from './scrubber.js';
 import { displayUrl, upstreamTarget } from './upstream-url.js';
 
@@ -92,8 +96,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     inFlight: new InFlight(),
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     exactPrompt: options.exactPrompt === true,
+    estimator: new PromptEstimator(new BillingRatios(), options.exactPrompt === true),
+    responses: new ResponseBills(),
     log: options.log,
   };
+  // Load the tokenizer now, and run its code paths once: the first call must pay neither for
+  // reading the vocabulary nor for compiling the merge loops.
+  warmTokenizer();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();

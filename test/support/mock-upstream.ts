@@ -59,14 +59,56 @@ function coerce(value: unknown): number | undefined {
   return Number.isFinite(n) ? Math.floor(n) : undefined;
 }
 
+/** The body's prompt text; image data is not text (it is billed by its own formula, imageBill). */
 function promptText(body: Body): string {
-  return JSON.stringify([body['system'] ?? '', body['messages'] ?? body['input'] ?? '', body['instructions'] ?? '', body['tools'] ?? '']);
+  return JSON.stringify([body['system'] ?? '', body['messages'] ?? body['input'] ?? '', body['instructions'] ?? '', body['tools'] ?? ''], (_key, value: unknown) =>
+    typeof value === 'string' && (value.startsWith('data:image/') || value.startsWith('iVBORw0KGgo')) ? '' : value,
+  );
+}
+
+/**
+ * Images as the providers bill them (their published formulas, written out here apart from the
+ * gateway's): Anthropic ⌈w·h/750⌉ after fitting the long edge into 1568; OpenAI 85 + 170 per
+ * 512-px tile after fitting into 2048 and the short side into 768 (85 at detail low). Sizes
+ * come from the PNG header; a remote image is billed as 1024×1024.
+ */
+function imageBill(route: string, body: Body): number {
+  let total = 0;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const part = value as Body;
+    const source = part['source'] as Body | undefined;
+    const url = part['type'] === 'image_url' ? ((part['image_url'] as Body)['url'] as string) : part['type'] === 'input_image' ? (part['image_url'] as string) : undefined;
+    const detail = part['type'] === 'image_url' ? (part['image_url'] as Body)['detail'] : part['detail'];
+    const data = part['type'] === 'image' && source?.['type'] === 'base64' ? (source['data'] as string) : url?.startsWith('data:') ? url.slice(url.indexOf(',') + 1) : undefined;
+    if (part['type'] === 'image' || url !== undefined) {
+      const png = data === undefined ? undefined : Buffer.from(data.slice(0, 64), 'base64');
+      let width = png === undefined ? 1024 : png.readUInt32BE(16);
+      let height = png === undefined ? 1024 : png.readUInt32BE(20);
+      if (route.endsWith('/messages')) {
+        const scale = Math.min(1, 1568 / Math.max(width, height));
+        total += Math.ceil((width * scale * height * scale) / 750);
+      } else if (detail === 'low') total += 85;
+      else {
+        const fit = Math.min(1, 2048 / Math.max(width, height));
+        [width, height] = [width * fit, height * fit];
+        const short = Math.min(1, 768 / Math.min(width, height));
+        total += 85 + 170 * Math.ceil((width * short) / 512) * Math.ceil((height * short) / 512);
+      }
+    }
+    for (const field of ['content', 'input', 'messages']) if (part[field] !== undefined) visit(part[field]);
+  };
+  visit(body['messages'] ?? body['input']);
+  return total;
 }
 
 export async function startMockUpstream(initial: MockUpstreamOptions = {}): Promise<MockUpstream> {
   let options = initial;
   const bills: MockBill[] = [];
   const state = { abandoned: 0, received: 0 };
+  const responseBills = new Map<string, number>();
+  let responses = 0;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -84,7 +126,9 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     const cap = coerce(body['max_completion_tokens']) ?? coerce(body['max_tokens']) ?? coerce(body['max_output_tokens']);
     const sequences = Math.max(1, coerce(body['n']) ?? 1, coerce(body['best_of']) ?? 1);
     const perSequence = cap === undefined ? (options.uncappedTokens ?? 50_000) : Math.min(cap, options.answerTokens ?? cap);
-    const prompt = Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1));
+    // A continued response carries its predecessor's input and output back in as input.
+    const previous = typeof body['previous_response_id'] === 'string' ? responseBills.get(body['previous_response_id']) ?? 0 : 0;
+    const prompt = Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1)) + imageBill(route, body) + previous;
     const completion = perSequence * sequences;
     const who = String(request.headers['x-claude-code-session-id'] ?? 'unknown');
     bills.push({ who, route, prompt, completion, total: prompt + completion });
@@ -92,12 +136,13 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     const delay = typeof options.delayMs === 'function' ? options.delayMs() : options.delayMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (response.destroyed) return;
-    const usage = { prompt, completion };
+    const usage = { prompt, completion, id: `resp_${(responses += 1)}` };
+    responseBills.set(usage.id, prompt + completion);
     if (body['stream'] === true) return stream(response, route, usage, body);
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(jsonAnswer(route, usage)));
   }
-  async function stream(response: ServerResponse, route: string, usage: { prompt: number; completion: number }, body: Body): Promise<void> {
+  async function stream(response: ServerResponse, route: string, usage: Usage, body: Body): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     const events = sseAnswer(route, usage, body, options.echo ?? 'ok');
     const [first, ...rest] = events;
@@ -139,17 +184,24 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
   };
 }
 
-function jsonAnswer(route: string, { prompt, completion }: { prompt: number; completion: number }): Body {
+interface Usage {
+  prompt: number;
+  completion: number;
+  /** The response id (Responses API). */
+  id: string;
+}
+
+function jsonAnswer(route: string, { prompt, completion, id }: Usage): Body {
   if (route.endsWith('/messages')) {
     return { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [{ type: 'text', text: 'ok' }], stop_reason: 'max_tokens', usage: { input_tokens: prompt, output_tokens: completion } };
   }
   if (route.endsWith('/responses')) {
-    return { id: 'resp_1', object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, model: 'mock', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } };
+    return { id, object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, model: 'mock', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } };
   }
   return { id: 'c1', object: 'chat.completion', model: 'mock', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'length' }], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
 }
 
-function sseAnswer(route: string, { prompt, completion }: { prompt: number; completion: number }, body: Body, text: string): string[] {
+function sseAnswer(route: string, { prompt, completion, id }: Usage, body: Body, text: string): string[] {
   const data = (value: unknown, event?: string): string => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(value)}\n\n`;
   if (route.endsWith('/messages')) {
     return [
@@ -162,9 +214,9 @@ function sseAnswer(route: string, { prompt, completion }: { prompt: number; comp
   }
   if (route.endsWith('/responses')) {
     return [
-      data({ type: 'response.created', response: { id: 'resp_1', model: 'mock', status: 'in_progress' } }, 'response.created'),
+      data({ type: 'response.created', response: { id, model: 'mock', status: 'in_progress' } }, 'response.created'),
       data({ type: 'response.output_text.delta', delta: text }, 'response.output_text.delta'),
-      data({ type: 'response.completed', response: { id: 'resp_1', model: 'mock', status: 'completed', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } } }, 'response.completed'),
+      data({ type: 'response.completed', response: { id, model: 'mock', status: 'completed', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } } }, 'response.completed'),
     ];
   }
   const withUsage = (body['stream_options'] as Body | undefined)?.['include_usage'] === true;

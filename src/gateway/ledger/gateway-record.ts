@@ -6,6 +6,7 @@
  */
 import type { FinishReason } from '../../core/finish-reason.js';
 import type { Usage } from '../../core/usage.js';
+import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
 import { LEDGER_SCHEMA_VERSION, type CallRecord } from '../../ledger/records.js';
 
 export interface GatewayCallRecord extends CallRecord {
@@ -73,6 +74,8 @@ export interface RecordOutcome {
   bookedTokens?: number | undefined;
   overReservation?: number | undefined;
   outcome?: GatewayOutcome | undefined;
+  /** The prompt estimate of a budgeted call (the shared estimator). */
+  estimate?: PromptEstimate | undefined;
 }
 
 const SPLITS = new Set(['train', 'val', 'test', 'regression']);
@@ -133,6 +136,9 @@ export function buildGatewayRecord(base: RecordBase, outcome: RecordOutcome, lat
     booked_tokens: outcome.bookedTokens,
     over_reservation: outcome.overReservation,
     outcome: outcome.outcome,
+    estimate_ratio: outcome.estimate?.ratio,
+    estimate_source: outcome.estimate?.source,
+    prompt_estimate: outcome.estimate?.tokens,
   };
 }
 

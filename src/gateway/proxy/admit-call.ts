@@ -10,7 +10,9 @@ import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
 import { budgetSpentReply, errorReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
-import { estimateBodyTokens } from '../prompt-estimate.js';
+import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
+import { billingExtras } from '../billing-extras.js';
+import { countBodyTokens } from '../prompt-estimate.js';
 import type { Family, GenerationProtocol } from '../routes.js';
 import { unestimableField } from '../unestimable-fields.js';
 
@@ -30,7 +32,9 @@ export interface Refusal {
   record: { status: number; error: string; note: string; finish: FinishReason } | undefined;
 }
 
-export type Admitted = { ok: true; admission: Extract<Admission, { ok: true }>; requested: number | undefined } | { ok: false; refusal: Refusal; requested: number | undefined };
+export type Admitted =
+  | { ok: true; admission: Extract<Admission, { ok: true }>; requested: number | undefined; /** Undefined for a key without budget (nothing estimated). */ estimate: PromptEstimate | undefined }
+  | { ok: false; refusal: Refusal; requested: number | undefined };
 
 export function admitCall(context: GatewayContext, input: AdmitInput): Admitted | Promise<Admitted> {
   const { protocol, family, key, body } = input;
@@ -41,24 +45,35 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   const read = readBudgetFields(protocol, body);
   const requested = read.ok ? read.fields.requested : undefined;
   // A key without a budget only records: its calls pass as the client sent them.
-  if (key.budget === undefined) return { ok: true, requested, admission: { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 } };
+  if (key.budget === undefined) return { ok: true, requested, estimate: undefined, admission: { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 } };
   if (!read.ok) return refused(requested, errorReply(family, 400, read.message, { code: 'invalid_budget_field' }), 400, read.message, `'${read.param}' refused`);
   const unestimable = unestimableField(protocol, body);
   if (unestimable !== undefined) {
-    const message = `isobudget gateway: this key has a token budget, and ${unestimable} cannot be reserved for; send the request without it, or use a key without a budget`;
-    return refused(requested, errorReply(family, 403, message, { code: 'unestimable_field', headers: { 'x-should-retry': 'false' } }), 403, message, 'refused: cannot be estimated');
+    return unestimableRefusal(family, requested, unestimable);
   }
-  const estimate = estimateBodyTokens(body, input.text, context.exactPrompt);
-  return typeof estimate === 'number' ? admitWith(context, input, read.fields, estimate, requested) : estimate.then((tokens) => admitWith(context, input, read.fields, tokens, requested));
+  const extras = billingExtras(protocol, body, input.text, (id) => context.responses.billed(id));
+  if (extras.refuse !== undefined) return unestimableRefusal(family, requested, extras.refuse);
+  // Image data is reserved by its formula, not counted as text.
+  const text = extras.imageData.size === 0 ? input.text : JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && extras.imageData.has(value) ? '' : value));
+  const target = { baseUrl: context.upstreamDisplay, model: typeof body['model'] === 'string' ? body['model'] : 'unknown' };
+  const counted = countBodyTokens(text);
+  const estimate = (count: number): PromptEstimate => context.estimator.fromCount(target, count, extras.tokens);
+  return typeof counted === 'number' ? admitWith(context, input, read.fields, estimate(counted), requested) : counted.then((count) => admitWith(context, input, read.fields, estimate(count), requested));
 }
 
-function admitWith(context: GatewayContext, input: AdmitInput, fields: BudgetFields, promptTokens: number, requested: number | undefined): Admitted | Promise<Admitted> {
-  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens, signal: input.signal });
-  return 'ok' in decided ? judge(input, decided, requested) : decided.then((admission) => judge(input, admission, requested));
+function admitWith(context: GatewayContext, input: AdmitInput, fields: BudgetFields, estimate: PromptEstimate, requested: number | undefined): Admitted | Promise<Admitted> {
+  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens: estimate.tokens, signal: input.signal });
+  return 'ok' in decided ? judge(input, decided, requested, estimate) : decided.then((admission) => judge(input, admission, requested, estimate));
 }
 
-function judge(input: AdmitInput, admission: Admission, requested: number | undefined): Admitted {
-  if (admission.ok) return { ok: true, admission, requested };
+/** A protocol-shaped 400: the body holds something a budgeted key cannot reserve for. */
+function unestimableRefusal(family: Family, requested: number | undefined, what: string): Admitted {
+  const message = `isobudget gateway: this key has a token budget, and ${what} cannot be reserved for; send the request without it, or use a key without a budget`;
+  return refused(requested, errorReply(family, 400, message, { code: 'unestimable_field', headers: { 'x-should-retry': 'false' } }), 400, message, 'refused: cannot be estimated');
+}
+
+function judge(input: AdmitInput, admission: Admission, requested: number | undefined, estimate: PromptEstimate): Admitted {
+  if (admission.ok) return { ok: true, admission, requested, estimate };
   if (admission.reason === 'closed') {
     const message = `isobudget gateway: ${admission.detail}`;
     return refused(requested, errorReply(input.family, 403, message, { code: 'key_closed', headers: { 'x-should-retry': 'false' } }), 403, message, 'denied: key closed');

@@ -92,6 +92,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     return undefined;
   }
   const { clamp, reservation, promptTokens } = admitted.admission;
+  const { estimate } = admitted;
   if (leftEarly) {
     // Gone while its prompt was counted or it waited for budget: nothing went out.
     context.budgets.release(key, reservation);
@@ -122,7 +123,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
   const gatewayMs = Math.round((performance.now() - started) * 100) / 100;
   try {
     const upstream = await pending.answered;
-    return { upstream, client: response, protocol, key, callId, reservation, promptEstimate: promptTokens, started, record, maxTokens, requested, clamped, note, gatewayMs };
+    return { upstream, client: response, protocol, key, callId, reservation, promptEstimate: promptTokens, estimate, model: base.model, started, record, maxTokens, requested, clamped, note, gatewayMs };
   } catch (error) {
     // Once the upstream had the whole request it may have billed: unknown is booked, not released.
     const booked = pending.bodySent() ? reservation : 0;

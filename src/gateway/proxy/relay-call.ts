@@ -16,6 +16,7 @@ import { errorMessageOf, parseJsonSafe, type CallObservation } from '../usage/ob
 import { SseDecoder } from '../usage/sse-decoder.js';
 import { createStreamObserver } from '../usage/stream-observer.js';
 import { relayResponse, type RelayEnd } from './relay.js';
+import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
 
 /** A call that went upstream and got an answer (headers, the body still coming). */
 export interface SentCall {
@@ -27,6 +28,10 @@ export interface SentCall {
   reservation: number;
   /** The prompt estimate the reservation holds (tokens; 0 for a key without budget): what a bill's prompt is compared with. */
   promptEstimate: number;
+  /** How it was made; undefined for a key without budget. */
+  estimate: PromptEstimate | undefined;
+  /** The body's model (what the estimator learns the ratio for, with the upstream). */
+  model: string;
   started: number;
   record: (outcome: RecordOutcome, settlement?: Settlement) => void;
   maxTokens: number;
@@ -53,6 +58,8 @@ export async function relayCall(context: GatewayContext, sent: SentCall): Promis
     finish: (end: RelayEnd) => {
       const seen: CallObservation | undefined = ok ? (observe?.result() ?? observeJsonBody(protocol, end.body?.toString('utf8') ?? '')) : undefined;
       const billed = seen?.usage.totalTokens;
+      if (ok && sent.estimate !== undefined) context.estimator.settle({ baseUrl: context.upstreamDisplay, model: sent.model }, sent.estimate, seen?.usage.inputTokens);
+      if (ok && billed !== undefined && seen?.responseId !== undefined) context.responses.record(seen.responseId, billed);
       // An answered call is booked at its bill, else (usage never seen) at its reservation; an error answer billed nothing.
       const over = ok ? context.budgets.settle(key, reservation, billed) : undefined;
       if (!ok) context.budgets.release(key, reservation);
@@ -65,7 +72,7 @@ export async function relayCall(context: GatewayContext, sent: SentCall): Promis
           usage: ok ? seen?.usage : undefined,
           finish: finishOf(seen?.finish, ok && end.completed, clamped),
           maxTokens, requestedMaxTokens: requested, ttfbMs: end.ttfbMs === undefined ? undefined : Math.round(end.ttfbMs), gatewayMs, status, error, note,
-          reservedTokens: reservation, bookedTokens: booked, overReservation: over,
+          reservedTokens: reservation, bookedTokens: booked, overReservation: over, estimate: sent.estimate,
         },
         { callId: sent.callId, keyId: key.id, booked, over },
       );

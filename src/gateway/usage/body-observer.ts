@@ -27,6 +27,7 @@ export function observeJsonBody(protocol: GenerationProtocol, text: string): Cal
     case 'openai-responses':
       observation.usage = mapResponsesUsage(readRecord(body, 'usage'));
       observation.finish = responsesFinish(body);
+      observation.responseId = readString(body, 'id');
       break;
   }
   return observation;

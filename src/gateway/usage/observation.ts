@@ -12,6 +12,8 @@ export interface CallObservation {
   model: string | undefined;
   /** An upstream error message (an error event in a stream, or an error body). */
   error: string | undefined;
+  /** The Responses API's response id (what a later `previous_response_id` names). */
+  responseId?: string | undefined;
 }
 
 export function emptyObservation(): CallObservation {

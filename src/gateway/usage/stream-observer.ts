@@ -111,8 +111,11 @@ function responsesObserver(): StreamObserver {
       const payload = parseJsonSafe(data);
       const type = readString(payload, 'type') ?? event ?? '';
       const response = readRecord(payload, 'response');
-      if (type === 'response.created') observation.model = readString(response, 'model');
-      else if (RESPONSES_FINAL.has(type)) {
+      if (type === 'response.created') {
+        observation.model = readString(response, 'model');
+        observation.responseId = readString(response, 'id');
+      } else if (RESPONSES_FINAL.has(type)) {
+        observation.responseId = readString(response, 'id') ?? observation.responseId;
         observation.model = readString(response, 'model') ?? observation.model;
         observation.usage = mapResponsesUsage(readRecord(response, 'usage'));
         observation.finish = responsesFinish(response);
