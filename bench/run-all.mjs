@@ -73,6 +73,8 @@ const OTHERS = [
   { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
   // 1 MB of a repeated letter, digits, CJK and base64 through the tokenizer (issue 16 item 7).
   { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
+  // ~76 KB Claude Code-shaped bodies through the gateway: gateway_ms, first call, a 200k-letter body beside a small one (issue 16 item 8).
+  { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

@@ -12,7 +12,8 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
 import { billingExtras } from '../billing-extras.js';
-import { countBodyTokens } from '../prompt-estimate.js';
+import { countFresh, measureBody, type BodyMeasure } from '../prompt-estimate.js';
+import type { RatioTarget } from '../../estimate/billing-ratios.js';
 import type { Family, GenerationProtocol } from '../routes.js';
 import { unestimableField } from '../unestimable-fields.js';
 
@@ -56,9 +57,33 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   // Image data is reserved by its formula, not counted as text.
   const text = extras.imageData.size === 0 ? input.text : JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && extras.imageData.has(value) ? '' : value));
   const target = { baseUrl: context.upstreamDisplay, model: typeof body['model'] === 'string' ? body['model'] : 'unknown' };
-  const counted = countBodyTokens(text);
+  const measure = measureBody(text);
+  const bounded = measure.fresh.length === 0 ? undefined : boundedEstimate(context, input, read.fields, target, measure, extras.tokens);
+  if (bounded !== undefined) return admitWith(context, input, read.fields, bounded, requested);
+  const counted = countFresh(measure);
   const estimate = (count: number): PromptEstimate => context.estimator.fromCount(target, count, extras.tokens);
   return typeof counted === 'number' ? admitWith(context, input, read.fields, estimate(counted), requested) : counted.then((count) => admitWith(context, input, read.fields, estimate(count), requested));
+}
+
+/**
+ * New text reserved at its byte bound instead of counted first, when the key can afford that
+ * without cutting the client's cap: the call goes upstream at once, and the text is counted
+ * off its path (in slices) for the next turn and for learning the ratio. Undefined when the
+ * bound would not fit: then the text is counted before admission.
+ */
+function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: BudgetFields, target: RatioTarget, measure: BodyMeasure, extra: number): PromptEstimate | undefined {
+  const remaining = context.budgets.remaining(input.key);
+  if (fields.requested === undefined || remaining === undefined) return undefined;
+  const estimate = context.estimator.fromCount(target, measure.known, extra + measure.freshBound);
+  if (remaining - estimate.tokens < fields.requested * fields.choices) return undefined;
+  setImmediate(() => {
+    void Promise.resolve(countFresh(measure)).then((counted) => {
+      // Now the count is exact: the settlement may learn from it.
+      estimate.counted = counted;
+      estimate.extra = extra;
+    });
+  });
+  return estimate;
 }
 
 function admitWith(context: GatewayContext, input: AdmitInput, fields: BudgetFields, estimate: PromptEstimate, requested: number | undefined): Admitted | Promise<Admitted> {
