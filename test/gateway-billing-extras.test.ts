@@ -115,3 +115,50 @@ describe('images', () => {
     expect(record?.prompt_estimate ?? Infinity).toBeLessThan(3279 + 200 * 1.6 + 16);
   });
 });
+
+describe('new text on a budgeted key', () => {
+  /** ~20 KB of prose no earlier request sent (so no chunk of it is in the count cache). */
+  const prose = (seed: number): string => Array.from({ length: 3000 }, (_, i) => `word${(i * 7919 + seed * 104729) % 100003}`).join(' ');
+
+  test('is reserved at its byte bound when the key can afford it, counted first when it cannot; both hold the bill', async () => {
+    const roomy = mint(1_000_000);
+    const text = prose(1);
+    expect((await post('/v1/chat/completions', roomy.secret, roomy.who, { model: 'm', messages: [{ role: 'user', content: text }], max_tokens: 100 })).status).toBe(200);
+    const [bounded] = recordOf(roomy.id);
+    // The bound: at least one token a byte of the new text.
+    expect(bounded?.prompt_estimate).toBeGreaterThanOrEqual(Buffer.byteLength(text));
+    expect(bounded?.total_tokens).toBeLessThanOrEqual(bounded?.reserved_tokens ?? 0);
+
+    const tight = mint(Buffer.byteLength(text));
+    const other = prose(2);
+    expect((await post('/v1/chat/completions', tight.secret, tight.who, { model: 'm', messages: [{ role: 'user', content: other }], max_tokens: 100 })).status).toBe(200);
+    const [counted] = recordOf(tight.id);
+    // Counted before admission: far below the byte bound, and still at least the bill.
+    expect(counted?.prompt_estimate).toBeLessThan(Buffer.byteLength(other) / 2);
+    expect(counted?.total_tokens).toBeLessThanOrEqual(counted?.reserved_tokens ?? 0);
+    expect(upstream.billedBy(tight.who)).toBeLessThanOrEqual(Buffer.byteLength(text));
+  });
+});
+
+describe('the learned ratio', () => {
+  test('the first call of a (upstream, model) is reserved at the seed ratio, later ones at the worst ratio seen plus 5 %, shown on each record', async () => {
+    upstream.set({ answerTokens: 300, promptFactor: 1.3 });
+    try {
+      const { secret, who, id } = mint(1_000_000);
+      for (let i = 0; i < 4; i += 1) {
+        const content = `Question ${i}: ${'Explain how a token budget is enforced across concurrent calls. '.repeat(8 + i)}`;
+        expect((await post('/v1/chat/completions', secret, who, { model: 'ratio-model', messages: [{ role: 'user', content }], max_tokens: 50 })).status).toBe(200);
+      }
+      const ratios = recordOf(id).map((record) => record.estimate_ratio);
+      expect(ratios[0]).toBe(1.6);
+      for (const ratio of ratios.slice(1)) {
+        // The body count is a superset of the prompt (JSON and all), so billed/counted sits below the factor the mock bills with.
+        expect(ratio).toBeLessThan(1.6);
+        expect(ratio).toBeGreaterThan(0.5);
+      }
+      for (const record of recordOf(id)) expect(record.total_tokens).toBeLessThanOrEqual(record.reserved_tokens ?? 0);
+    } finally {
+      upstream.set({ answerTokens: 300 });
+    }
+  });
+});
