@@ -66,6 +66,13 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
 }
 
 /**
+ * New text up to this many characters is counted after its call has gone out, for the next
+ * turn's cache and the ratio: a Claude Code session's first body (~50–100 KB) is, a 200 KB
+ * blob is not (~50 ms of CPU every other client on the machine would share, for nothing yet).
+ */
+const BACKGROUND_CHARS = 128 * 1024;
+
+/**
  * New text reserved at its byte bound instead of counted first, when the key can afford that
  * without cutting the client's cap: the call goes upstream at once, and the text is counted
  * off its path (in slices) for the next turn and for learning the ratio. Undefined when the
@@ -76,6 +83,9 @@ function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: Bud
   if (fields.requested === undefined || remaining === undefined) return undefined;
   const estimate = context.estimator.fromCount(target, measure.known, extra + measure.freshBound);
   if (remaining - estimate.tokens < fields.requested * fields.choices) return undefined;
+  // A large new text is not counted at all (it costs CPU every other client shares, and nothing
+  // needs its count): if it is resent, it is reserved at its bound again, or counted then.
+  if (measure.freshChars > BACKGROUND_CHARS) return estimate;
   setImmediate(() => {
     void Promise.resolve(countFresh(measure)).then((counted) => {
       // Now the count is exact: the settlement may learn from it.
