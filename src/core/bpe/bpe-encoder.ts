@@ -37,7 +37,7 @@ export function createBpeEncoder(table: TokenTable, split: RegExp): BpeEncoder {
   const cache = new Map<string, number[]>();
   // Counting keeps its own map of numbers: no ids array per piece for the collector.
   const counts = new Map<string, number>();
-  const longMerge = new LongPieceMerge(index);
+  const longMerge = new LongPieceMerge(index, table.count);
   const textEncoder = new TextEncoder();
   // ignoreBOM: a leading U+FEFF is content (token 5574 in o200k), not a marker to drop.
   const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
