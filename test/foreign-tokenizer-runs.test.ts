@@ -16,6 +16,7 @@ import { runPaths } from '../src/ledger/run-dir.js';
 import { startSimServer, type SimServer } from '../src/providers/sim/index.js';
 import { runExperiment } from '../src/runner/run-experiment.js';
 import { verdictForRun } from '../src/verdict/verdict-for-run.js';
+import { runCli } from './support/cli.js';
 
 const EXAMPLE = join(import.meta.dirname, '..', 'examples', 'date-parser');
 let server: SimServer;
@@ -116,5 +117,36 @@ describe.each([
     }
     for (const call of generate) expect(call.prompt_tokens ?? 0, `${call.case_id} ${call.arm}`).toBeLessThanOrEqual(call.prompt_estimate ?? 0);
     expect(verdictForRun(run.runDir).verdict).not.toBe('invalid');
+  });
+});
+
+describe('isobudget sim serve --profile', () => {
+  test('foreign-tokenizer: count_tokens and the bill count more than o200k (a real process); an unknown profile is exit 2 with its line and hint', async () => {
+    const messages = [{ role: 'user', content: '请将下面的日期转换为 ISO 格式（YYYY-MM-DD）：March 4, 2021. Reply with the date only.' }];
+    const counts: Record<string, number> = {};
+    for (const profile of ['o200k', 'foreign-tokenizer']) {
+      const result = await runCli(['sim', 'serve', '--port', '0', '--profile', profile], {
+        onSpawn: (child) => {
+          let out = '';
+          child.stdout?.on('data', async (chunk: Buffer) => {
+            out += chunk.toString();
+            const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+            if (url === undefined || counts[profile] !== undefined) return;
+            counts[profile] = -1;
+            const reply = await fetch(`${url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sim-small', messages }) });
+            counts[profile] = ((await reply.json()) as { input_tokens: number }).input_tokens;
+            child.kill('SIGINT');
+          });
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(counts['foreign-tokenizer']).toBeGreaterThan((counts['o200k'] ?? Infinity) * 1.3);
+    const bad = await runCli(['sim', 'serve', '--profile', 'gpt2']);
+    expect(bad.code).toBe(2);
+    // The error line and its hint, no stack trace.
+    expect(bad.stderr.split('\n')[0]).toBe('isobudget sim: --profile gpt2 is not a billing profile');
+    expect(bad.stderr).toContain('o200k, foreign-tokenizer');
+    expect(bad.stderr).not.toContain('    at ');
   });
 });
