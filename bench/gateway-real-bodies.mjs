@@ -102,10 +102,10 @@ process.on('uncaughtException', (error) => {
 const gatewayUrl = await firstLine(gateway, /listening on (http:\/\/\S+)/);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-function post(body, path = '/v1/messages', secret = key) {
+function post(body, path = '/v1/messages', secret = key, session = 'bench') {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(`${gatewayUrl}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${secret}`, 'anthropic-version': '2023-06-01' } }, (res) => {
+    const req = request(`${gatewayUrl}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${secret}`, 'x-claude-code-session-id': session, 'anthropic-version': '2023-06-01' } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`))));
@@ -130,13 +130,13 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 
 // ------------------------------------------------------------------ 1 + 2
 const firstBody = nextTurn(0);
-await post(firstBody);
+await post(firstBody, '/v1/messages', key, 'session-0');
 let sent = 1;
 const bodyBytes = [Buffer.byteLength(firstBody)];
 for (let turn = 1; turn < TURNS; turn += 1) {
   const body = nextTurn(turn % SESSIONS);
   bodyBytes.push(Buffer.byteLength(body));
-  await post(body);
+  await post(body, '/v1/messages', key, `session-${turn % SESSIONS}`);
   sent += 1;
 }
 const records = await settledLedger(sent);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countTokens } from '../core/tokens.js';
-import { countBodyTokens, forgetBodyCounts } from './prompt-estimate.js';
+import { countBodyTokens, forgetBodyCounts, measureBody } from './prompt-estimate.js';
 
 const claudeCode = JSON.parse(readFileSync('/work/shared/fixtures/real-clients/claude-code-2.1.332.jsonl', 'utf8').split('\n')[0] ?? '{}') as { body: Record<string, unknown> };
 
@@ -43,6 +43,26 @@ describe('body token counts', () => {
     expect(typeof second).toBe('number');
     expect(second as number).toBeGreaterThan(first);
     expect(second as number).toBeGreaterThanOrEqual(countTokens(JSON.stringify(next)));
+  });
+
+  test("a key's last body: unchanged chunks at the start and at the end are reused, new turns in between are the only new text", async () => {
+    forgetBodyCounts();
+    // Claude Code's order: messages first, then the system prompt and tools that never change.
+    const turns: Array<Record<string, unknown>> = [];
+    const body = (n: number): string => JSON.stringify({ model: 'm', messages: turns.slice(0, n), system: claudeCode.body['system'], tools: claudeCode.body['tools'] });
+    for (let n = 1; n <= 6; n += 1) {
+      turns.push({ role: n % 2 ? 'user' : 'assistant', content: `turn ${n}: ${'a few words about the task at hand. '.repeat(20 * n)}` });
+      const text = body(n);
+      const measure = measureBody(text, 'key-1');
+      if (n > 1) {
+        // Only the new turn (and the chunks around its edges) is new; the system prompt and tools are known.
+        expect(measure.freshChars).toBeLessThan(text.length / 4);
+        expect(measure.freshChars).toBeGreaterThan(0);
+      }
+      const counted = await countBodyTokens(text, 'key-1');
+      expect(counted).toBeGreaterThanOrEqual(countTokens(text));
+      expect(counted).toBeLessThan(countTokens(text) * 1.05);
+    }
   });
 
   test.each([

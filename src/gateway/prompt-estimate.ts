@@ -5,42 +5,20 @@
  * reservation with the ratio learned for the upstream and model.
  *
  * Agents resend the same system prompt, tool schemas and history on every turn (Claude Code:
- * a ~48 KB prefix). The text is cut into content-defined chunks — a cut wherever a rolling
- * hash of the last 32 characters hits a pattern, so the same content gives the same chunks
- * whatever comes before or after it — and each chunk's count is remembered by its text: a
- * resent prefix costs a scan and a map lookup per ~1.2 KB. Each chunk counts one token more
- * than its text, since a cut can split a token. New text is counted in slices of SLICE_CHARS
- * with a turn of the event loop between them, so one huge body never stalls the other
- * clients; the tokenizer itself is linear on any input (src/core/bpe/long-piece-merge.ts).
+ * a ~48 KB prefix), so counts are kept per content-defined chunk (chunk-counts.ts). A key's
+ * last body is remembered with its chunks: the next body's chunks that are unchanged at the
+ * start, and at the end (shifted by the length difference), are found by string comparisons
+ * (memcmp: microseconds for 60 KB) with their counts; only the middle is chunked and looked up.
  * When the key can afford it, new text is not even counted before the call goes upstream:
  * it is reserved at its UTF-8 byte count (`freshBound`), and counted after (admit-call.ts).
  */
 import { countTokens } from '../core/tokens.js';
+import { cachedCount, chunkEnds, countRanges, forgetChunkCounts, utf8Length } from './chunk-counts.js';
 
 /** Text up to this many characters is counted in one go, uncached. */
 const SMALL_CHARS = 2048;
-/** New text up to this many characters is counted in one go (≤ ~2 ms; a few under load). */
-const SYNC_CHARS = 8192;
-/** Beyond that, new text counted between two turns of the event loop (characters). */
-const SLICE_CHARS = 2048;
-const MIN_CHUNK = 256;
-const MAX_CHUNK = 2048;
-/** Characters of remembered chunks kept at most. */
-const CACHE_CHARS = 32 * 1024 * 1024;
-
-const remembered = new Map<string, number>();
-let rememberedChars = 0;
-
-/** A fixed table of 256 random words for the rolling (gear) hash. */
-const GEAR = (() => {
-  const table = new Int32Array(256);
-  let state = 0x9e3779b9;
-  for (let i = 0; i < 256; i += 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) | 0;
-    table[i] = state;
-  }
-  return table;
-})();
+/** Keys whose last body is remembered (oldest dropped first). */
+const MEMO_KEYS = 256;
 
 /** A body's text after the cheap pass: what the cache knew, and the chunks it did not. */
 export interface BodyMeasure {
@@ -58,108 +36,96 @@ export interface BodyMeasure {
   freshBound: number;
 }
 
-/** Chunks the text and looks every chunk up: a scan and a map lookup per ~1 KB, no tokenizing. */
-export function measureBody(text: string): BodyMeasure {
+interface BodyMemo {
+  text: string;
+  ends: number[];
+  /** Count per chunk; −1: not known when the body came. */
+  counts: number[];
+}
+
+const memos = new Map<string, BodyMemo>();
+
+/**
+ * Chunks the text and finds each chunk's count without tokenizing: from the last body of
+ * `memoKey` where it is unchanged, else from the chunk cache. No tokenizer runs here.
+ */
+export function measureBody(text: string, memoKey?: string): BodyMeasure {
   if (text.length <= SMALL_CHARS) return { text, known: countTokens(text), fresh: [], freshChars: 0, freshBound: 0 };
+  const previous = memoKey === undefined ? undefined : memos.get(memoKey);
+  const ends: number[] = [];
+  const counts: number[] = [];
+  let middleStart = 0;
+  let middleEnd = text.length;
+  const tailEnds: number[] = [];
+  const tailCounts: number[] = [];
+  if (previous !== undefined) {
+    const before = previous.text;
+    let i = 0;
+    for (; i < previous.ends.length; i += 1) {
+      const start = i === 0 ? 0 : (previous.ends[i - 1] as number);
+      const end = previous.ends[i] as number;
+      if (end > text.length || text.slice(start, end) !== before.slice(start, end)) break;
+      ends.push(end);
+      counts.push(previous.counts[i] as number);
+      middleStart = end;
+    }
+    const shift = text.length - before.length;
+    for (let j = previous.ends.length - 1; j >= i; j -= 1) {
+      const start = j === 0 ? 0 : (previous.ends[j - 1] as number);
+      const end = previous.ends[j] as number;
+      if (start + shift < middleStart || text.slice(start + shift, end + shift) !== before.slice(start, end)) break;
+      tailEnds.push(end + shift);
+      tailCounts.push(previous.counts[j] as number);
+      middleEnd = start + shift;
+    }
+  }
+  const middleFrom = ends.length;
+  chunkEnds(text, middleStart, middleEnd, ends);
+  for (let k = middleFrom; k < ends.length; k += 1) counts.push(-1);
+  for (let k = tailEnds.length - 1; k >= 0; k -= 1) {
+    ends.push(tailEnds[k] as number);
+    counts.push(tailCounts[k] as number);
+  }
   let known = 0;
   const fresh: Array<[number, number]> = [];
   let freshChars = 0;
   let freshBound = 0;
-  let start = 0;
-  for (const end of chunkEnds(text)) {
-    const count = cached(text.slice(start, end));
-    if (count !== undefined) known += count;
+  for (let k = 0; k < ends.length; k += 1) {
+    const start = k === 0 ? 0 : (ends[k - 1] as number);
+    const end = ends[k] as number;
+    let count = counts[k] as number;
+    if (count < 0) count = counts[k] = cachedCount(text.slice(start, end)) ?? -1;
+    if (count >= 0) known += count;
     else {
       fresh.push([start, end]);
       freshChars += end - start;
       freshBound += utf8Length(text, start, end) + 1;
     }
-    start = end;
   }
+  if (memoKey !== undefined) remember(memoKey, { text, ends, counts });
   return { text, known, fresh, freshChars, freshBound };
 }
 
 /** The exact count of what `measureBody` left fresh (and remembers it): in one go when small, else in slices between turns of the event loop. */
 export function countFresh(measure: BodyMeasure): number | Promise<number> {
   if (measure.fresh.length === 0) return measure.known;
-  if (measure.freshChars <= SYNC_CHARS) return measure.known + countRanges(measure.text, measure.fresh);
-  return countInSlices(measure.text, measure.fresh, measure.known);
+  const counted = countRanges(measure.text, measure.fresh, measure.freshChars);
+  return typeof counted === 'number' ? measure.known + counted : counted.then((count) => measure.known + count);
 }
 
 /** o200k tokens of a body's text (an over-count by one per chunk); a promise when new text had to be counted in slices. */
-export function countBodyTokens(text: string): number | Promise<number> {
-  return countFresh(measureBody(text));
+export function countBodyTokens(text: string, memoKey?: string): number | Promise<number> {
+  return countFresh(measureBody(text, memoKey));
 }
 
-/** Drops every remembered count (tests and benchmarks measure a cold start with it). */
+/** Drops every remembered count and body (tests and benchmarks measure a cold start with it). */
 export function forgetBodyCounts(): void {
-  remembered.clear();
-  rememberedChars = 0;
+  forgetChunkCounts();
+  memos.clear();
 }
 
-async function countInSlices(text: string, fresh: Array<[number, number]>, known: number): Promise<number> {
-  let total = known;
-  let batch: Array<[number, number]> = [];
-  let batchChars = 0;
-  for (const range of fresh) {
-    batch.push(range);
-    batchChars += range[1] - range[0];
-    if (batchChars < SLICE_CHARS) continue;
-    total += countRanges(text, batch);
-    batch = [];
-    batchChars = 0;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return total + countRanges(text, batch);
-}
-
-function countRanges(text: string, ranges: Array<[number, number]>): number {
-  let total = 0;
-  for (const [start, end] of ranges) {
-    const chunk = text.slice(start, end);
-    // Counted a moment ago (an earlier slice, a concurrent request, a repeat within this body)?
-    total += cached(chunk) ?? remember(chunk, countTokens(chunk) + 1);
-  }
-  return total;
-}
-
-/** Content-defined chunk ends: a cut where the top 10 bits of the gear hash are 0 (~1.2 KB apart), never under MIN_CHUNK, always by MAX_CHUNK. */
-function chunkEnds(text: string): number[] {
-  const ends: number[] = [];
-  let hash = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    hash = ((hash << 1) + (GEAR[text.charCodeAt(i) & 0xff] as number)) | 0;
-    const length = i + 1 - start;
-    if ((length >= MIN_CHUNK && hash >>> 22 === 0) || length >= MAX_CHUNK) {
-      ends.push(i + 1);
-      start = i + 1;
-    }
-  }
-  if (start < text.length) ends.push(text.length);
-  return ends;
-}
-
-function utf8Length(text: string, start: number, end: number): number {
-  let bytes = 0;
-  for (let i = start; i < end; i += 1) {
-    const code = text.charCodeAt(i);
-    // A surrogate pair is 4 bytes: 2 for each half.
-    bytes += code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code < 0xe000) ? 2 : 3;
-  }
-  return bytes;
-}
-
-function cached(chunk: string): number | undefined {
-  return remembered.get(chunk);
-}
-
-function remember(chunk: string, count: number): number {
-  // Full: start over (one map operation a chunk on the hot path, no LRU bookkeeping; 32 MB of
-  // chunks is the prefixes of hundreds of sessions, and each is counted again once).
-  if (rememberedChars + chunk.length > CACHE_CHARS) forgetBodyCounts();
-  // A copy: a slice would keep the whole body it was cut from alive in the cache.
-  remembered.set(` ${chunk}`.slice(1), count);
-  rememberedChars += chunk.length;
-  return count;
+function remember(memoKey: string, memo: BodyMemo): void {
+  memos.delete(memoKey);
+  if (memos.size >= MEMO_KEYS) memos.delete(memos.keys().next().value as string);
+  memos.set(memoKey, memo);
 }

@@ -23,6 +23,8 @@ export interface AdmitInput {
   key: VirtualKey;
   body: Record<string, unknown>;
   text: string;
+  /** Whose last body the next one is compared with (key and client session). */
+  memoKey: string;
   /** Aborts when the client goes away (made only if the call has to wait). */
   signal: () => AbortSignal;
 }
@@ -57,7 +59,7 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   // Image data is reserved by its formula, not counted as text.
   const text = extras.imageData.size === 0 ? input.text : JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && extras.imageData.has(value) ? '' : value));
   const target = { baseUrl: context.upstreamDisplay, model: typeof body['model'] === 'string' ? body['model'] : 'unknown' };
-  const measure = measureBody(text);
+  const measure = measureBody(text, input.memoKey);
   const bounded = measure.fresh.length === 0 ? undefined : boundedEstimate(context, input, read.fields, target, measure, extras.tokens);
   if (bounded !== undefined) return admitWith(context, input, read.fields, bounded, requested);
   const counted = countFresh(measure);
