@@ -18,9 +18,13 @@ import { clampRequest, type ClampResult } from '../clamp-request.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { GenerationProtocol } from '../routes.js';
+import type { Budgets } from '../store/gateway-store.js';
 
 export type Admission =
-  | { ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number }
+  | {
+      ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number;
+      /** The store's name for this reservation (a Postgres row); undefined for the embedded budgets. */ ticket?: string;
+    }
   | { ok: false; reason: 'spent' | 'closed'; detail: string };
 
 export interface AdmitRequest {
@@ -40,7 +44,7 @@ export type OverReservation = number | undefined;
 
 export const OVER_RESERVATION = 'over_reservation';
 
-export class KeyBudgets {
+export class KeyBudgets implements Budgets {
   private readonly trackers = new Map<string, BudgetTracker>();
   private readonly waiters = new Map<string, Set<() => void>>();
   /** Keys closed by this gateway, whatever cached key object a request carries. */
