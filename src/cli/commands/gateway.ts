@@ -15,18 +15,24 @@ import { intOption, parseCommandArgs } from '../args.js';
 import { durationOption } from '../duration-option.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { serveGateway } from './gateway-serve.js';
+import { serveGateway, upstreamDisplay, type ServeOptions } from './gateway-serve.js';
+import { databaseUrl } from '../../config/database-url.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
         [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet] [--pricing FILE]
         [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m]
-isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR] [--json]
-isobudget gateway keys list [--data-dir DIR] [--json]
-isobudget gateway keys revoke ID [--data-dir DIR]
+isobudget gateway --db URL --upstream URL [--budget-lease TOKENS] [--replica-timeout 10s] [the options above but --data-dir]
+isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR | --db URL] [--json]
+isobudget gateway keys list [--data-dir DIR | --db URL] [--json]
+isobudget gateway keys revoke ID [--data-dir DIR | --db URL]
 isobudget gateway ledger index|show [--data-dir DIR] [--pricing FILE]
 Every call is costed (cost_usd) with the dated default prices, or --pricing FILE (model → USD per million tokens) over them.
-Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.`;
+Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.
+--db URL (or $ISOBUDGET_DATABASE_URL): keys, budgets, reservations and calls in PostgreSQL, shared by any number of gateway
+replicas (run \`isobudget db migrate\` once). Each call reserves with one statement, unless --budget-lease TOKENS: a replica then
+serves from a leased slice of the key's budget in memory. A replica silent for --replica-timeout is declared dead: its open
+reservations are booked as spent (unknown_after_crash), never granted again.`;
 
 const DEFAULT_UPSTREAM_KEY_ENV = 'ISOBUDGET_UPSTREAM_API_KEY';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -49,6 +55,9 @@ const OPTIONS = {
   tag: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   pricing: { type: 'string' },
+  db: { type: 'string' },
+  'budget-lease': { type: 'string' },
+  'replica-timeout': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof OPTIONS>>['values'];
@@ -57,6 +66,11 @@ export const gatewayCommand: CommandSpec = {
   summary: 'a local gateway that records every call of Claude Code, Codex or any client and enforces per-key token budgets',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gateway', argv, OPTIONS, USAGE);
+    const database = databaseUrl(values.db, io.env);
+    if (database !== undefined) return withDatabase(database, positionals, values, io);
+    for (const flag of ['budget-lease', 'replica-timeout'] as const) {
+      if (values[flag] !== undefined) throw new IsobudgetError('usage', `gateway: --${flag} needs --db URL (gateway replicas on PostgreSQL)`, { hint: USAGE });
+    }
     const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
     const [group, action, ...rest] = positionals;
     if (group === 'keys') return keysCommand(action, rest, values, paths, io);
@@ -66,7 +80,34 @@ export const gatewayCommand: CommandSpec = {
   },
 };
 
+/** `--db URL`: keys and budgets in PostgreSQL, shared by replicas. */
+async function withDatabase(database: { url: string; source: string }, positionals: string[], values: Values, io: CliIO): Promise<number> {
+  const [group, action, ...rest] = positionals;
+  // Loaded only here: the embedded gateway never loads pg.
+  const { keysCommandDb, serveGatewayDb } = await import('./gateway-db.js');
+  if (values['data-dir'] !== undefined) throw new IsobudgetError('usage', 'gateway: --data-dir and --db exclude each other (with --db, keys and calls live in the database)', { hint: USAGE });
+  if (group === 'keys') {
+    if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new IsobudgetError('usage', "gateway keys: expected 'create', 'list' or 'revoke'", { hint: USAGE });
+    return keysCommandDb(database.url, database.source, action, { ...mintOptions(values), id: rest[0], json: values.json === true }, io);
+  }
+  if (group !== undefined) throw new IsobudgetError('usage', group === 'ledger' ? 'gateway ledger reads a data dir; with --db, the calls are in the gateway_calls table' : `gateway: unknown subcommand '${group}'`, { hint: USAGE });
+  const options = serveOptions(values, io);
+  const leaseTokens = intOption('budget-lease', values['budget-lease']);
+  if (leaseTokens === 0) throw new IsobudgetError('usage', '--budget-lease must be a positive number of tokens (omit it to reserve per call)');
+  return serveGatewayDb(database.url, database.source, { ...options, shown: upstreamDisplay(options.upstream), leaseTokens, staleMs: durationOption('replica-timeout', values['replica-timeout']) }, io);
+}
+
+function mintOptions(values: Values): { budget: number | undefined; tags: Record<string, string> } {
+  const budget = intOption('budget', values.budget);
+  if (budget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens (omit it for a key that only records)');
+  return { budget, tags: Object.assign({}, ...(values.tag ?? []).map((text) => parseTags(text))) as Record<string, string> };
+}
+
 async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<number> {
+  return serveGateway(serveOptions(values, io), paths, io);
+}
+
+function serveOptions(values: Values, io: CliIO): ServeOptions {
   if (values.upstream === undefined) throw new IsobudgetError('usage', 'gateway: --upstream URL is required', { hint: USAGE });
   const keyEnv = envName('upstream-key-env', values['upstream-key-env'] ?? DEFAULT_UPSTREAM_KEY_ENV);
   const tokenEnv = values['access-token-env'] === undefined ? undefined : envName('access-token-env', values['access-token-env']);
@@ -75,7 +116,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
   const connectMs = durationOption('connect-timeout', values['connect-timeout']);
   const firstByteMs = durationOption('first-byte-timeout', values['first-byte-timeout']);
   const idleMs = durationOption('idle-timeout', values['idle-timeout']);
-  return serveGateway({
+  return {
     upstream: values.upstream,
     upstreamKey: nonEmpty(io.env[keyEnv]),
     keyEnv,
@@ -88,7 +129,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
     timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }) },
     quiet: values.quiet === true,
     prices: pricesFrom(values, io.cwd),
-  }, paths, io);
+  };
 }
 
 function positiveMb(value: string | undefined): number | undefined {
@@ -103,10 +144,7 @@ function keysCommand(action: string | undefined, rest: string[], values: Values,
   const keys = KeyStore.open(paths.keys);
   try {
     if (action === 'create') {
-      const budget = intOption('budget', values.budget);
-      if (budget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens (omit it for a key that only records)');
-      const tags = Object.assign({}, ...(values.tag ?? []).map((text) => parseTags(text))) as Record<string, string>;
-      const { key, secret } = keys.create({ budget, tags });
+      const { key, secret } = keys.create(mintOptions(values));
       if (values.json) io.stdout.write(`${JSON.stringify({ id: key.id, key: secret, budget: key.budget ?? null, tags: key.tags })}\n`);
       else {
         // The secret alone on stdout, so `KEY=$(isobudget gateway keys create …)` works; the rest on stderr.

@@ -37,6 +37,8 @@ export interface AdmitRequest {
   promptTokens: number;
   /** Aborts when the client goes away; asked for only when the call has to wait (an AbortController per request is not free). */
   signal: () => AbortSignal;
+  /** The call's id and client session: a Postgres reservation row carries them, so a crash leaves a record naming the call. */
+  call?: { id: string; sessionId: string | undefined } | undefined;
 }
 
 /** Tokens billed beyond the reservation, when there were any. */

@@ -82,7 +82,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     context.book.finish(entry, settlement);
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
-  const decided = admitCall(context, { protocol, family, key, body, text: call.text, signal: goneSignal });
+  const decided = admitCall(context, { protocol, family, key, body, text: call.text, signal: goneSignal, call: { id: callId, sessionId: base.sessionId } });
   const admitted = 'ok' in decided ? decided : await decided;
   const { requested } = admitted;
   if (!admitted.ok) {
