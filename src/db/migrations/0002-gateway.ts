@@ -24,7 +24,9 @@ CREATE TABLE gateway_keys (
   reserved BIGINT NOT NULL DEFAULT 0 CHECK (reserved >= 0),
   revoked BOOLEAN NOT NULL DEFAULT false,
   closed TEXT,
-  over_reservation BIGINT NOT NULL DEFAULT 0
+  over_reservation BIGINT NOT NULL DEFAULT 0,
+  -- What the last reservation added to \`reserved\`: how one UPDATE returns the amount it granted.
+  last_grant BIGINT
 );
 CREATE TABLE gateway_replicas (
   id TEXT PRIMARY KEY,

@@ -8,13 +8,8 @@ import type { CallBook, Settlement } from '../../call-book.js';
 import type { Reservation } from '../../durable/spend-journal.js';
 import type { GatewayCallRecord } from '../../ledger/gateway-record.js';
 import { LEASE_PREFIX } from './lease-budgets.js';
-import type { PgWriter } from './pg-writer.js';
+import type { PgWriter, SettlementRow } from './pg-writer.js';
 import type { Replica } from './replica.js';
-import { SETTLE_CALL, SETTLE_FROM_LEASE } from './sql.js';
-
-const INSERT_CALL = `
-INSERT INTO gateway_calls (call_id, key_id, replica_id, ts, model, endpoint, status, session_id, reserved_tokens, booked_tokens, total_tokens, outcome, record)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12)`;
 
 export class PgBook implements CallBook {
   /** Call id → the reservation row it holds (its own, or its replica's lease on the key). */
@@ -30,21 +25,17 @@ export class PgBook implements CallBook {
 
   finish(record: GatewayCallRecord, settlement: Settlement | undefined): void {
     if (this.cost) record.cost_usd = this.cost(record);
-    const callId = record.call_id ?? `${this.replica.id}-${Date.now().toString(36)}`;
-    const common = [record.model, record.endpoint, record.status ?? null, record.session_id ?? null];
-    if (settlement === undefined) {
-      this.writer.run(INSERT_CALL, [callId, record.key_id, this.replica.id, record.ts, ...common, record.reserved_tokens ?? null, record.total_tokens ?? null, record.outcome ?? null, JSON.stringify(record)]);
-      return;
-    }
-    const ticket = this.tickets.get(settlement.callId);
-    this.tickets.delete(settlement.callId);
+    const ticket = settlement === undefined ? undefined : this.tickets.get(settlement.callId);
+    if (settlement !== undefined) this.tickets.delete(settlement.callId);
     const reserved = record.reserved_tokens ?? 0;
-    const params = [
-      ticket ?? null, record.key_id, settlement.booked, settlement.over ?? 0, callId, this.replica.id, record.ts, ...common,
-      reserved, record.total_tokens ?? null, record.outcome ?? null, JSON.stringify(record),
-    ];
-    if (ticket?.startsWith(LEASE_PREFIX)) this.writer.run(SETTLE_FROM_LEASE, [...params, Math.min(settlement.booked, reserved)]);
-    else this.writer.run(SETTLE_CALL, params);
+    const booked = settlement?.booked ?? 0;
+    const kind: SettlementRow['kind'] = settlement === undefined ? 'none' : ticket?.startsWith(LEASE_PREFIX) ? 'lease' : 'call';
+    this.writer.settle({
+      ticket: ticket ?? null, kind, key_id: record.key_id, booked, over: settlement?.over ?? 0, lease_part: kind === 'lease' ? Math.min(booked, reserved) : 0,
+      call_id: record.call_id ?? `${this.replica.id}-${Date.now().toString(36)}`, replica_id: this.replica.id, ts: record.ts, model: record.model, endpoint: record.endpoint,
+      status: record.status ?? null, session_id: record.session_id ?? null, reserved_tokens: record.reserved_tokens ?? null, total_tokens: record.total_tokens ?? null,
+      outcome: record.outcome ?? null, record,
+    });
   }
 
   trouble(): ReturnType<CallBook['trouble']> {

@@ -1,11 +1,39 @@
 /**
- * Settlement writes of a replica, off the request's path: each is one statement, retried
- * while the database is unreachable (the reservation row keeps the call's tokens booked
- * meanwhile, and a replica killed before its write lands is reclaimed: nothing billed goes
- * unbooked). While writes fail, `trouble()` makes the gateway refuse new calls with 503.
+ * Settlement writes of a replica, off the request's path. Settlements are group-committed:
+ * whatever gathers while one batch is being written goes in the next, as one statement
+ * (sql.ts SETTLE_BATCH) — one commit for many calls instead of one each, on a key row every
+ * replica updates. Writes are retried while the database is unreachable (the reservation row
+ * keeps the call's tokens booked meanwhile, and a replica killed before its write lands is
+ * reclaimed: nothing billed goes unbooked). While writes fail, `trouble()` makes the gateway
+ * refuse new calls with 503.
  */
 import type { Database } from '../../../db/index.js';
 import type { DiskTrouble } from '../../durable/write-queue.js';
+import { SETTLE_BATCH } from './sql.js';
+
+/** One row of SETTLE_BATCH's input. */
+export interface SettlementRow {
+  ticket: string | null;
+  kind: 'call' | 'lease' | 'none';
+  key_id: string;
+  booked: number;
+  over: number;
+  lease_part: number;
+  call_id: string;
+  replica_id: string;
+  ts: string;
+  model: string;
+  endpoint: string;
+  status: number | null;
+  session_id: string | null;
+  reserved_tokens: number | null;
+  total_tokens: number | null;
+  outcome: string | null;
+  record: unknown;
+}
+
+/** Most settlements in one statement. */
+const BATCH_LIMIT = 500;
 
 /** Attempts for an error that is not a lost connection (a bug, or a constraint): logged, then dropped. */
 const OTHER_ATTEMPTS = 3;
@@ -14,12 +42,20 @@ const MAX_BACKOFF_MS = 2_000;
 export class PgWriter {
   private readonly pending = new Set<Promise<void>>();
   private failing: DiskTrouble | undefined;
+  private queued: SettlementRow[] = [];
+  private batch: Promise<void> | undefined;
 
   constructor(private readonly db: Database, private readonly where: string, private readonly log?: (line: string) => void) {}
 
   run(sql: string, params: unknown[]): void {
     const write: Promise<void> = this.attempt(sql, params).finally(() => this.pending.delete(write));
     this.pending.add(write);
+  }
+
+  /** Queues a settlement for the next batch; a batch starts at once when none is being written. */
+  settle(row: SettlementRow): void {
+    this.queued.push(row);
+    this.batch ??= this.writeBatches();
   }
 
   /** Set while writes fail: new calls are refused until one succeeds. */
@@ -34,11 +70,21 @@ export class PgWriter {
   }
 
   get backlog(): number {
-    return this.pending.size;
+    return this.pending.size + this.queued.length;
   }
 
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.pending.size > 0 || this.batch !== undefined) await Promise.allSettled([...this.pending, this.batch]);
+  }
+
+  private async writeBatches(): Promise<void> {
+    // Let the calls finishing in this tick join the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.queued.length > 0) {
+      const rows = this.queued.splice(0, BATCH_LIMIT);
+      await this.attempt(SETTLE_BATCH, [JSON.stringify(rows)]);
+    }
+    this.batch = undefined;
   }
 
   private async attempt(sql: string, params: unknown[]): Promise<void> {
@@ -50,7 +96,9 @@ export class PgWriter {
       } catch (error) {
         const lost = isConnectionError(error);
         this.note(error);
-        if (!lost && attempt >= OTHER_ATTEMPTS) {
+        // A deadlock or serialization failure (two batches of two replicas on the same keys) is retried like a lost connection.
+        const again = lost || /^40(P01|001)$/.test((error as { code?: string }).code ?? '');
+        if (!again && attempt >= OTHER_ATTEMPTS) {
           this.log?.(`settlement write failed ${attempt} times, dropped (its reservation stays booked): ${error instanceof Error ? error.message : String(error)}`);
           return;
         }

@@ -99,12 +99,11 @@ export class Replica {
     const client = await this.db.connect();
     try {
       await client.query('BEGIN');
-      // Waits out reservations in progress on those replicas (they hold its row FOR KEY SHARE);
-      // the next statement's snapshot then sees every reservation they made.
       const dead = (await client.query<{ id: string }>(MARK_STALE, [this.staleMs, this.id])).rows.map((r) => r.id);
-      const taken = dead.length === 0 ? { replicas: [], reservations: 0, tokens: 0 } : await takeAndBook(client, dead, this.options.upstream);
+      // Also sweeps reservations that committed as their replica was being reclaimed.
+      const taken = await takeAndBook(client, dead, this.options.upstream);
       await client.query('COMMIT');
-      if (dead.length > 0) this.options.log?.(`reclaimed replica(s) ${dead.join(', ')}: ${taken.reservations} open reservation(s), ${taken.tokens} tokens booked as spent (unknown_after_crash)`);
+      if (taken.reservations > 0) this.options.log?.(`reclaimed replica(s) ${dead.join(', ')}: ${taken.reservations} open reservation(s), ${taken.tokens} tokens booked as spent (unknown_after_crash)`);
       return taken;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
@@ -139,6 +138,7 @@ type Client = Pick<Database, 'query'>;
 
 async function takeAndBook(client: Client, replicas: string[], upstream: string): Promise<Reclaimed> {
   const rows = (await client.query<TakenRow>(TAKE_RESERVATIONS, [replicas])).rows.filter((row) => Number(row.tokens) > 0 || row.kind === 'call');
+  // A reclaimed replica's lease row emptied by its last settlements is gone with nothing to book.
   if (rows.length === 0) return { replicas, reservations: 0, tokens: 0 };
   await client.query(BOOK_RECLAIMED, [rows.map((r) => r.key_id), rows.map((r) => r.tokens)]);
   await client.query(INSERT_RECLAIMED_CALLS, [JSON.stringify(rows.map((row) => unknownRecord(row, upstream)))]);
