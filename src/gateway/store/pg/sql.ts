@@ -149,6 +149,8 @@ INSERT INTO gateway_calls (call_id, key_id, replica_id, ticket, ts, model, endpo
 SELECT r->>'call_id', r->>'key_id', r->>'replica_id', r->>'call_id', (r->>'ts')::timestamptz, r->>'model', r->>'endpoint', r->>'session_id',
        (r->>'reserved_tokens')::bigint, (r->>'booked_tokens')::bigint, 'unknown_after_crash', r
 FROM jsonb_array_elements($1::jsonb) AS r
-ON CONFLICT (call_id) DO NOTHING`;
+ON CONFLICT (call_id) DO UPDATE SET
+  booked_tokens = gateway_calls.booked_tokens + excluded.booked_tokens,
+  record = jsonb_set(gateway_calls.record, '{booked_tokens}', to_jsonb(gateway_calls.booked_tokens + excluded.booked_tokens))`;
 
 export const KEY_COLUMNS = 'id, budget, tags, created_at, spent, reserved, revoked, closed, over_reservation';
