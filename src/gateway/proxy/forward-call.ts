@@ -83,7 +83,16 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
   const decided = admitCall(context, { protocol, family, key, body, text: call.text, signal: goneSignal, call: { id: callId, sessionId: base.sessionId } });
-  const admitted = 'ok' in decided ? decided : await decided;
+  let admitted: Awaited<typeof decided>;
+  try {
+    admitted = 'ok' in decided ? decided : await decided;
+  } catch (error) {
+    // The store could not decide (its database is unreachable): a 503 the client may retry, not a 500.
+    const trouble = context.book.trouble();
+    if (trouble === undefined) throw error;
+    sendReply(response, errorReply(family, 503, trouble.message, { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } }));
+    return undefined;
+  }
   const { requested } = admitted;
   if (!admitted.ok) {
     const { reply, record: refusal } = admitted.refusal;

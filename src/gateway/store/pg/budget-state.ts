@@ -12,7 +12,7 @@ export type Refusal = Extract<Admission, { ok: false }>;
 
 /** A refusal, or undefined when the call should wait and try again. */
 export async function whyNot(db: Database, key: VirtualKey, promptTokens: number, choices: number): Promise<Refusal | undefined> {
-  const { rows } = await db.query<{ budget: string; spent: string; reserved: string; revoked: boolean; closed: string | null }>('SELECT budget, spent, reserved, revoked, closed FROM gateway_keys WHERE id = $1', [key.id]);
+  const { rows } = await db.query<{ budget: string; spent: string; reserved: string; revoked: boolean; closed: string | null }>({ name: 'isobudget_key_state', text: 'SELECT budget, spent, reserved, revoked, closed FROM gateway_keys WHERE id = $1', values: [key.id] });
   const row = rows[0];
   if (row === undefined) return closedRefusal(key, 'deleted');
   if (row.closed !== null) return closedRefusal(key, row.closed);

@@ -54,10 +54,10 @@ export class CallBudgets implements Budgets {
     const { key, promptTokens, protocol, body } = request;
     const wanted = promptTokens + (requested ?? Math.max(0, Math.floor((budget - promptTokens) / choices))) * choices;
     const deadline = Date.now() + this.maxWaitMs;
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
       // The call's id names its reservation (and, after a crash, its unknown-outcome row).
       const ticket = request.call?.id ?? `call-${this.replica.id}-${(this.counter++).toString(36)}`;
-      const granted = await this.query(RESERVE_CALL, [this.replica.id, key.id, ticket, wanted, promptTokens, choices, typeof body['model'] === 'string' ? body['model'] : 'unknown', ENDPOINT[protocol], protocol, body['stream'] === true, request.call?.sessionId ?? null]);
+      const granted = await this.query('isobudget_reserve_call', RESERVE_CALL, [this.replica.id, key.id, ticket, wanted, promptTokens, choices, typeof body['model'] === 'string' ? body['model'] : 'unknown', ENDPOINT[protocol], protocol, body['stream'] === true, request.call?.sessionId ?? null]);
       const row = granted.rows[0] as { tokens: string } | undefined;
       if (row !== undefined) {
         const reservation = Number(row.tokens);
@@ -70,13 +70,14 @@ export class CallBudgets implements Budgets {
       const gone = request.signal();
       if (gone.aborted) return waitedTooLong(key, promptTokens, 'gone', this.maxWaitMs);
       if (Date.now() >= deadline) return waitedTooLong(key, promptTokens, 'deadline', this.maxWaitMs);
-      await this.waiters.next(key.id, deadline, gone);
+      await this.waiters.next(key.id, deadline, gone, attempt);
     }
   }
 
-  private async query(sql: string, params: unknown[]): Promise<{ rows: unknown[] }> {
+  /** A named (prepared) statement: parsed and planned once per connection. */
+  private async query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
     try {
-      const result = await this.db.query(sql, params);
+      const result = await this.db.query({ name, text, values });
       this.writer.note(undefined);
       return result;
     } catch (error) {

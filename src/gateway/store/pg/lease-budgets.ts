@@ -120,7 +120,7 @@ export class LeaseBudgets implements Budgets {
   private async admitSlowly(request: AdmitRequest, wanted: number): Promise<Admission> {
     const { key, promptTokens, fields } = request;
     const deadline = Date.now() + this.maxWaitMs;
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
       const lease = this.lease(key.id);
       const local = lease.held - lease.inFlight;
       await this.extend(lease, Math.max(this.leaseTokens, wanted - local), Math.max(1, promptTokens + fields!.choices - local));
@@ -131,13 +131,13 @@ export class LeaseBudgets implements Budgets {
       const gone = request.signal();
       if (gone.aborted) return waitedTooLong(key, promptTokens, 'gone', this.maxWaitMs);
       if (Date.now() >= deadline) return waitedTooLong(key, promptTokens, 'deadline', this.maxWaitMs);
-      await this.waiters.next(key.id, deadline, gone);
+      await this.waiters.next(key.id, deadline, gone, attempt);
     }
   }
 
   /** One extension at a time per lease; concurrent callers share it and look again. */
   private extend(lease: Lease, want: number, least: number): Promise<void> {
-    lease.extending ??= this.db.query<{ granted: string | null }>(EXTEND_LEASE, [this.replica.id, lease.keyId, lease.ticket, want, least])
+    lease.extending ??= this.db.query<{ granted: string | null }>({ name: 'isobudget_extend_lease', text: EXTEND_LEASE, values: [this.replica.id, lease.keyId, lease.ticket, want, least] })
       .then((result) => {
         this.writer.note(undefined);
         lease.held += Number(result.rows[0]?.granted ?? 0);

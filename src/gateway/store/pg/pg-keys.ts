@@ -67,7 +67,7 @@ export class PgKeys implements KeyLookup {
   }
 
   private async lookup(secret: string): Promise<VirtualKey | undefined> {
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM gateway_keys WHERE hash = $1`, [hashSecret(secret)]);
+    const { rows } = await this.db.query<KeyRow>({ name: 'isobudget_key_by_hash', text: `SELECT ${KEY_COLUMNS} FROM gateway_keys WHERE hash = $1`, values: [hashSecret(secret)] });
     const key = rows[0] === undefined ? undefined : toKey(rows[0]);
     // Unknown secrets are not cached, so they cannot grow the cache.
     if (key !== undefined) {

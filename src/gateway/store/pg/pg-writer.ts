@@ -82,15 +82,15 @@ export class PgWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queued.length > 0) {
       const rows = this.queued.splice(0, BATCH_LIMIT);
-      await this.attempt(SETTLE_BATCH, [JSON.stringify(rows)]);
+      await this.attempt(SETTLE_BATCH, [JSON.stringify(rows)], 'isobudget_settle_batch');
     }
     this.batch = undefined;
   }
 
-  private async attempt(sql: string, params: unknown[]): Promise<void> {
+  private async attempt(sql: string, params: unknown[], name?: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.db.query(sql, params);
+        await this.db.query(name === undefined ? { text: sql, values: params } : { name, text: sql, values: params });
         this.failing = undefined;
         return;
       } catch (error) {
