@@ -15,6 +15,8 @@
  * and its latency counts from then (no coordinated omission). Sides run back to back in each
  * round (direct, embedded, pg-call, pg-lease), each after --warmup-seconds of unmeasured load;
  * "added" is the median over rounds of (side's percentile − direct's percentile in the round).
+ * CPU time per request (/proc) of each gateway process, plus for a replica the Postgres backends
+ * serving it, is reported beside latency: it depends far less on the machine's other load.
  * Afterwards the replicas stop and the accounting is checked in the database: every request
  * sent has its gateway_calls row, Σ booked_tokens = spent, nothing left reserved.
  * Postgres: --db, else $ISOBUDGET_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
@@ -23,7 +25,7 @@
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -157,6 +159,24 @@ async function openLoop(side, seconds) {
   return { latencies, errors, achievedRate: count / ((performance.now() - start) / 1000) };
 }
 
+/** CPU time (ms) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+/** The gateway process and, for a replica, the Postgres backends serving it (same machine). */
+async function processesOf(side) {
+  const pid = sides[side].child?.pid;
+  if (pid === undefined) return [];
+  const backends = side.startsWith('pg-') ? (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`isobudget gateway (pid ${pid})`])).rows.map((r) => r.pid) : [];
+  return [pid, ...backends];
+}
+const cpuOf = (pids) => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
@@ -172,11 +192,14 @@ let errors = 0;
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const side of Object.keys(sides)) {
     if (WARMUP > 0) await openLoop(side, WARMUP);
+    const pids = await processesOf(side);
+    const cpuBefore = cpuOf(pids);
     const r = await openLoop(side, SECONDS);
+    const cpuPerRequest = (cpuOf(pids) - cpuBefore) / r.latencies.length;
     errors += r.errors;
-    perRound[side].push({ p50: quantile(r.latencies, 0.5), p99: quantile(r.latencies, 0.99), rate: r.achievedRate });
+    perRound[side].push({ p50: quantile(r.latencies, 0.5), p99: quantile(r.latencies, 0.99), rate: r.achievedRate, cpu_ms_per_request: cpuPerRequest, load: loadavg()[0] });
     pooled[side].push(...r.latencies);
-    log(`round ${round + 1} ${side.padEnd(9)} ${r.latencies.length} requests at ${Math.round(r.achievedRate)}/s, p50 ${quantile(r.latencies, 0.5).toFixed(2)} ms p99 ${quantile(r.latencies, 0.99).toFixed(2)} ms${r.errors ? `, ${r.errors} errors` : ''}`);
+    log(`round ${round + 1} ${side.padEnd(9)} ${r.latencies.length} requests at ${Math.round(r.achievedRate)}/s, p50 ${quantile(r.latencies, 0.5).toFixed(2)} ms p99 ${quantile(r.latencies, 0.99).toFixed(2)} ms, CPU ${cpuPerRequest.toFixed(3)} ms/request (${pids.length} processes), load ${loadavg()[0].toFixed(2)}${r.errors ? `, ${r.errors} errors` : ''}`);
   }
 }
 
@@ -207,6 +230,7 @@ for (const side of Object.keys(sides)) {
     p50: round3(quantile(pooled[side], 0.5)),
     p99: round3(quantile(pooled[side], 0.99)),
     n: pooled[side].length,
+    cpu_ms_per_request: side === 'direct' ? undefined : round3(quantile(rounds.map((r) => r.cpu_ms_per_request), 0.5)),
     ...(side === 'direct' ? {} : {
       added_p50: round3(quantile(rounds.map((r, i) => r.p50 - perRound.direct[i].p50), 0.5)),
       added_p99: round3(quantile(rounds.map((r, i) => r.p99 - perRound.direct[i].p99), 0.5)),
@@ -220,10 +244,11 @@ const report = {
 mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(join(here, 'out', `${values.name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`gateway replicas, non-streaming open loop at ${RATE} req/s, ${ROUNDS} rounds × ${SECONDS} s (ms; added = side − direct, median over rounds)\n`);
-process.stdout.write(`${'side'.padEnd(10)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'added p50'.padStart(11)}${'added p99'.padStart(11)}\n`);
+process.stdout.write(`${'side'.padEnd(10)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'added p50'.padStart(11)}${'added p99'.padStart(11)}${'CPU ms/req'.padStart(12)}\n`);
 for (const [side, r] of Object.entries(results)) {
-  process.stdout.write(`${side.padEnd(10)}${r.p50.toFixed(2).padStart(9)}${r.p99.toFixed(2).padStart(9)}${(r.added_p50 ?? NaN).toFixed(2).padStart(11)}${(r.added_p99 ?? NaN).toFixed(2).padStart(11)}\n`);
+  process.stdout.write(`${side.padEnd(10)}${r.p50.toFixed(2).padStart(9)}${r.p99.toFixed(2).padStart(9)}${(r.added_p50 ?? NaN).toFixed(2).padStart(11)}${(r.added_p99 ?? NaN).toFixed(2).padStart(11)}${(r.cpu_ms_per_request ?? NaN).toFixed(3).padStart(12)}\n`);
 }
+process.stdout.write('CPU ms/req: the gateway process, plus for a replica the Postgres backends serving it (median over rounds)\n');
 for (const [side, a] of Object.entries(accounting)) {
   process.stdout.write(`${side}: ${a.requests} requests, ${a.calls} gateway_calls rows (${a.ok} × 200), spent ${a.spent} = Σ booked ${a.booked}, reserved ${a.reserved}: ${a.holds ? 'holds' : 'BROKEN'}\n`);
 }

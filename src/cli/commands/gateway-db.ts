@@ -22,7 +22,7 @@ export interface DbServeOptions extends ServeOptions {
 
 export async function serveGatewayDb(url: string, source: string, options: DbServeOptions, io: CliIO): Promise<number> {
   const log = options.quiet ? undefined : (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const db = await openDatabase(url, { applicationName: 'isobudget gateway', max: 16, source });
+  const db = await openDatabase(url, { applicationName: `isobudget gateway (pid ${process.pid})`, max: 16, source });
   let store: PgGatewayStore | undefined;
   let gateway: Gateway | undefined;
   try {
