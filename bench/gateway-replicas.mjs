@@ -15,6 +15,8 @@
  * and its latency counts from then (no coordinated omission). Sides run back to back in each
  * round (direct, embedded, pg-call, pg-lease), each after --warmup-seconds of unmeasured load;
  * "added" is the median over rounds of (side's percentile − direct's percentile in the round).
+ * Then --sequential requests one at a time: the added latency with no queueing, the figure that
+ * stays meaningful when a shared machine cannot sustain --rate.
  * CPU time per request (/proc) of each gateway process, plus for a replica the Postgres backends
  * serving it, is reported beside latency: it depends far less on the machine's other load.
  * Afterwards the replicas stop and the accounting is checked in the database: every request
@@ -41,6 +43,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '3' },
     lease: { type: 'string', default: '100000' },
+    /** Requests sent one at a time per side per round: the added latency with no queueing at all. */
+    sequential: { type: 'string', default: '300' },
     'warmup-seconds': { type: 'string', default: '1' },
     db: { type: 'string' },
     name: { type: 'string', default: 'gateway-replicas' },
@@ -177,6 +181,15 @@ async function processesOf(side) {
 }
 const cpuOf = (pids) => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 
+async function sequential(side, count) {
+  const latencies = [];
+  for (let i = 0; i < count; i += 1) {
+    const { path, body } = BODIES[i % BODIES.length];
+    latencies.push(await send(side, path, body, performance.now()).catch(() => NaN));
+  }
+  return latencies.filter((x) => !Number.isNaN(x));
+}
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
@@ -187,6 +200,7 @@ const quantile = (xs, q) => {
 const round3 = (x) => +x.toFixed(3);
 
 const perRound = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
+const sequentialRounds = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
 const pooled = Object.fromEntries(Object.keys(sides).map((n) => [n, []]));
 let errors = 0;
 for (let round = 0; round < ROUNDS; round += 1) {
@@ -199,6 +213,8 @@ for (let round = 0; round < ROUNDS; round += 1) {
     errors += r.errors;
     perRound[side].push({ p50: quantile(r.latencies, 0.5), p99: quantile(r.latencies, 0.99), rate: r.achievedRate, cpu_ms_per_request: cpuPerRequest, load: loadavg()[0] });
     pooled[side].push(...r.latencies);
+    const one = await sequential(side, Number(values.sequential));
+    sequentialRounds[side].push({ p50: quantile(one, 0.5), p99: quantile(one, 0.99) });
     log(`round ${round + 1} ${side.padEnd(9)} ${r.latencies.length} requests at ${Math.round(r.achievedRate)}/s, p50 ${quantile(r.latencies, 0.5).toFixed(2)} ms p99 ${quantile(r.latencies, 0.99).toFixed(2)} ms, CPU ${cpuPerRequest.toFixed(3)} ms/request (${pids.length} processes), load ${loadavg()[0].toFixed(2)}${r.errors ? `, ${r.errors} errors` : ''}`);
   }
 }
@@ -234,12 +250,14 @@ for (const side of Object.keys(sides)) {
     ...(side === 'direct' ? {} : {
       added_p50: round3(quantile(rounds.map((r, i) => r.p50 - perRound.direct[i].p50), 0.5)),
       added_p99: round3(quantile(rounds.map((r, i) => r.p99 - perRound.direct[i].p99), 0.5)),
+      sequential_added_p50: round3(quantile(sequentialRounds[side].map((r, i) => r.p50 - sequentialRounds.direct[i].p50), 0.5)),
+      sequential_added_p99: round3(quantile(sequentialRounds[side].map((r, i) => r.p99 - sequentialRounds.direct[i].p99), 0.5)),
     }),
   };
 }
 const report = {
   name: values.name, rate: RATE, seconds: SECONDS, rounds: ROUNDS, lease_tokens: Number(values.lease), cpus: cpus().length, load: loadavg().map((l) => +l.toFixed(2)),
-  results, per_round: perRound, accounting, errors, first_error: firstError,
+  results, per_round: perRound, sequential_rounds: sequentialRounds, accounting, errors, first_error: firstError,
 };
 mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(join(here, 'out', `${values.name}.json`), `${JSON.stringify(report, null, 2)}\n`);
@@ -249,6 +267,7 @@ for (const [side, r] of Object.entries(results)) {
   process.stdout.write(`${side.padEnd(10)}${r.p50.toFixed(2).padStart(9)}${r.p99.toFixed(2).padStart(9)}${(r.added_p50 ?? NaN).toFixed(2).padStart(11)}${(r.added_p99 ?? NaN).toFixed(2).padStart(11)}${(r.cpu_ms_per_request ?? NaN).toFixed(3).padStart(12)}\n`);
 }
 process.stdout.write('CPU ms/req: the gateway process, plus for a replica the Postgres backends serving it (median over rounds)\n');
+process.stdout.write(`one request at a time (${values.sequential} per side per round), added p50 / p99: ${Object.entries(results).filter(([side]) => side !== 'direct').map(([side, r]) => `${side} +${r.sequential_added_p50.toFixed(2)} / +${r.sequential_added_p99.toFixed(2)} ms`).join(', ')}\n`);
 for (const [side, a] of Object.entries(accounting)) {
   process.stdout.write(`${side}: ${a.requests} requests, ${a.calls} gateway_calls rows (${a.ok} × 200), spent ${a.spent} = Σ booked ${a.booked}, reserved ${a.reserved}: ${a.holds ? 'holds' : 'BROKEN'}\n`);
 }

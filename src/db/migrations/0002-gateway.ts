@@ -40,10 +40,12 @@ CREATE TABLE gateway_replicas (
   reclaimed_by TEXT
 );
 CREATE INDEX gateway_replicas_live ON gateway_replicas (heartbeat_at) WHERE state = 'live';
+-- No foreign keys: a check per reservation would lock the key and replica rows again (the
+-- statements that write here keep key_id and replica_id valid).
 CREATE TABLE gateway_reservations (
   ticket TEXT PRIMARY KEY,
-  key_id TEXT NOT NULL REFERENCES gateway_keys (id),
-  replica_id TEXT NOT NULL REFERENCES gateway_replicas (id),
+  key_id TEXT NOT NULL,
+  replica_id TEXT NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('call', 'lease')),
   tokens BIGINT NOT NULL CHECK (tokens >= 0),
   model TEXT,
