@@ -181,11 +181,12 @@ for (let trial = 0; trial < Number(values.trials); trial += 1) {
     booked: rows.reduce((sum, r) => sum + Number(r.booked_tokens), 0), unknown_after_crash: rows.filter((r) => r.outcome === 'unknown_after_crash').length,
     missing: bills.filter(([who]) => !recorded.has(who)).length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200 && s !== 429).length,
     seconds: +((performance.now() - started) / 1000).toFixed(1),
+    statuses: statuses.reduce((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {}),
   };
   // With a lease, calls the dead replica had in flight are covered by its lease's one unknown_after_crash row (booked whole), not a row each.
   result.holds = result.reclaimed && result.billed <= BUDGET && result.spent >= result.billed && (values.lease !== undefined || result.missing === 0) && result.spent === result.booked && result.reserved === 0 && result.spent <= BUDGET;
   trials.push(result);
-  log(`trial ${trial + 1}: killed replica ${victim} at ${killAt} ms; billed ${result.billed} (${result.billed_calls} calls), spent ${result.spent}, ${result.unknown_after_crash} unknown_after_crash, ${result.missing} billed calls without a row${values.lease !== undefined ? ' (covered by the lease row)' : ''}, ${result.ok} × 200, ${result.failed} cut: ${result.holds ? 'holds' : 'BROKEN'}`);
+  log(`trial ${trial + 1}: killed replica ${victim} at ${killAt} ms; billed ${result.billed} (${result.billed_calls} calls), spent ${result.spent}, ${result.unknown_after_crash} unknown_after_crash, ${result.missing} billed calls without a row${values.lease !== undefined ? ' (covered by the lease row)' : ''}, ${result.ok} × 200, ${result.failed} cut (statuses ${JSON.stringify(result.statuses)}): ${result.holds ? 'holds' : 'BROKEN'}`);
 }
 
 for (const replica of replicas) {

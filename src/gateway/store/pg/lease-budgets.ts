@@ -17,7 +17,7 @@ import type { VirtualKey } from '../../keys/virtual-key.js';
 import type { Budgets } from '../gateway-store.js';
 import { closedRefusal, waitedTooLong, whyNot } from './budget-state.js';
 import { KeyWaiters } from './key-waiters.js';
-import type { PgWriter } from './pg-writer.js';
+import { retryConflicts, type PgWriter } from './pg-writer.js';
 import type { Replica } from './replica.js';
 import { EXTEND_LEASE, RETURN_LEASE } from './sql.js';
 
@@ -137,7 +137,8 @@ export class LeaseBudgets implements Budgets {
 
   /** One extension at a time per lease; concurrent callers share it and look again. */
   private extend(lease: Lease, want: number, least: number): Promise<void> {
-    lease.extending ??= this.db.query<{ granted: string | null }>({ name: 'isobudget_extend_lease', text: EXTEND_LEASE, values: [this.replica.id, lease.keyId, lease.ticket, want, least] })
+    // Retried on a deadlock: an extension locks the key row, then the lease row; a settlement batch the other way round.
+    lease.extending ??= retryConflicts(() => this.db.query<{ granted: string | null }>({ name: 'isobudget_extend_lease', text: EXTEND_LEASE, values: [this.replica.id, lease.keyId, lease.ticket, want, least] }))
       .then((result) => {
         this.writer.note(undefined);
         lease.held += Number(result.rows[0]?.granted ?? 0);
@@ -145,7 +146,11 @@ export class LeaseBudgets implements Budgets {
         this.writer.note(error);
         throw error;
       })
-      .finally(() => (lease.extending = undefined));
+      .finally(() => {
+        lease.extending = undefined;
+        // Tokens the waiting call could not use (it was refused, or took less) are given back once the key is idle.
+        this.idleLater(lease);
+      });
     return lease.extending;
   }
 
@@ -162,7 +167,8 @@ export class LeaseBudgets implements Budgets {
     if (lease.inFlight > 0 || lease.idle) return;
     lease.idle = setTimeout(() => {
       lease.idle = undefined;
-      if (lease.inFlight === 0 && lease.extending === undefined) this.giveBack(lease);
+      if (lease.extending !== undefined) this.idleLater(lease);
+      else if (lease.inFlight === 0) this.giveBack(lease);
     }, this.idleMs);
     lease.idle.unref();
   }

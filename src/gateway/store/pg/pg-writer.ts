@@ -97,13 +97,30 @@ export class PgWriter {
         const lost = isConnectionError(error);
         this.note(error);
         // A deadlock or serialization failure (two batches of two replicas on the same keys) is retried like a lost connection.
-        const again = lost || /^40(P01|001)$/.test((error as { code?: string }).code ?? '');
+        const again = lost || isConflict(error);
         if (!again && attempt >= OTHER_ATTEMPTS) {
           this.log?.(`settlement write failed ${attempt} times, dropped (its reservation stays booked): ${error instanceof Error ? error.message : String(error)}`);
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 50 * 2 ** attempt)));
       }
+    }
+  }
+}
+
+/** A deadlock (40P01) or serialization failure (40001): the statement did nothing and may simply run again. */
+export function isConflict(error: unknown): boolean {
+  return /^40(P01|001)$/.test((error as { code?: string } | undefined)?.code ?? '');
+}
+
+/** Runs `query` again (up to 5 times) when Postgres aborted it to break a deadlock. */
+export async function retryConflicts<T>(query: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await query();
+    } catch (error) {
+      if (!isConflict(error) || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
     }
   }
 }
