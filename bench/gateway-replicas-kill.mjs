@@ -156,12 +156,17 @@ for (let trial = 0; trial < Number(values.trials); trial += 1) {
   const killAt = Math.floor(random() * 400);
   const started = performance.now();
   const killedPid = replicas[victim].pid;
+  let down = -1;
   const killing = sleep(killAt).then(async () => {
+    down = victim;
     replicas[victim].child.kill('SIGKILL');
     await replicas[victim].exited;
     replicas[victim] = await startReplica();
+    down = -1;
   });
-  const statuses = await Promise.all(Array.from({ length: CALLS }, (_, i) => sleep(Math.floor(i * 2)).then(() => call(replicas[i % 3].url, minted.key, i, `t${trial}-${i}`))));
+  // Call i goes to replica i mod 3, or — while that one is down — to the next (as a load balancer would).
+  const pick = (i) => replicas[i % 3 === down ? (i + 1) % 3 : i % 3].url;
+  const statuses = await Promise.all(Array.from({ length: CALLS }, (_, i) => sleep(Math.floor(i * 2)).then(() => call(pick(i), minted.key, i, `t${trial}-${i}`))));
   await killing;
   // The dead replica is reclaimed (2 s without a heartbeat), the others settle what they served.
   let reclaimed = false;
