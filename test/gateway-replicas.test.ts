@@ -135,15 +135,37 @@ describe.skipIf(skip)('gateway replicas sharing one budget in Postgres', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM gateway_reservations WHERE key_id = $1 AND tokens > 0', [id])).rows[0].n).toBe(0);
   }, 30_000);
 
+  test('bad setups are one line, exit 2: an unmigrated database, --budget-lease without --db', () => {
+    const run = (args: string[]): { status: number | null; stderr: string } => {
+      try {
+        execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', stdio: 'pipe', env: { PATH: process.env.PATH ?? '' } });
+        return { status: 0, stderr: '' };
+      } catch (error) {
+        return error as { status: number | null; stderr: string };
+      }
+    };
+    const bare = new URL(schema.url);
+    bare.searchParams.set('options', '-c search_path=no_such_schema');
+    const unmigrated = run(['gateway', '--db', bare.toString(), '--upstream', upstream.url]);
+    expect(unmigrated.status).toBe(2);
+    expect(unmigrated.stderr).toMatch(/^isobudget gateway: postgres:\/\/postgres@127\.0\.0\.1:5432\/test needs 1 migration\(s\): 0002-gateway\n  hint: run `isobudget db migrate --db URL`/);
+    expect(unmigrated.stderr).not.toMatch(/\n\s+at /);
+    const lease = run(['gateway', '--upstream', upstream.url, '--budget-lease', '1000']);
+    expect(lease.status).toBe(2);
+    expect(lease.stderr.split('\n')[0]).toBe('isobudget gateway: gateway: --budget-lease needs --db URL (gateway replicas on PostgreSQL)');
+  });
+
   test('keys list --db shows budget, spent, reserved and closed keys', async () => {
     const { secret, id } = mint();
     // An upstream that bills 40× the prompt it was sent (a foreign tokenizer): the first call bills over its reservation and closes the key.
     upstream.set({ promptFactor: 40 });
-    const [one] = await replicas(1);
+    const [one, other] = await replicas(2);
     const first = await mixedCall(one!.url, secret, 0, 'closing-0');
-    const second = await mixedCall(one!.url, secret, 4, 'closing-1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Closed in the database: the other replica refuses the key too.
+    const second = await mixedCall(other!.url, secret, 4, 'closing-1');
     upstream.set({});
-    await one!.stop();
+    await Promise.all([one!.stop(), other!.stop()]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(403);
     const table = cli('gateway', 'keys', 'list');
