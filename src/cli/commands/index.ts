@@ -9,6 +9,7 @@ function lazy(summary: string, load: () => Promise<CommandSpec>): CommandSpec {
 }
 
 export const commands: Record<string, CommandSpec> = {
+  init: lazy('create a runnable experiment: commented experiment.yaml + its JSON Schema, two skills, train/val/test data', async () => (await import('./init.js')).initCommand),
   run: lazy('run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict', async () => (await import('./run.js')).runCommand),
   analyze: lazy('paired statistics and the verdict for a run directory, or for a seed-format ledger (--ledger)', async () => (await import('./analyze.js')).analyzeCommand),
   report: lazy('write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)', async () => (await import('./report.js')).reportCommand),
