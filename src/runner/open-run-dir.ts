@@ -134,7 +134,7 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
     units_planned: units.length,
     allow_overlap: inputs.allowOverlap,
     overlap: inputs.overlap,
-    warnings: arms.warnings,
+    warnings: [...(inputs.warnings ?? []), ...arms.warnings],
     calls: emptyCallCounts(),
     events: [],
     resumed: 0,

@@ -9,7 +9,7 @@ import { loadConfig, sequentialConfig } from '../../config/index.js';
 import type { EvolveScreening } from '../../config/types.js';
 import { DEFAULTS } from '../../config/defaults.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { loadDataset } from '../../datasets/index.js';
+import { fieldsOf, loadDataset } from '../../datasets/index.js';
 import { simulateNullLoops, type NullLoopsReport, type PolicyResult } from '../../evolve/calibration/null-loops.js';
 import type { PolicyName } from '../../evolve/calibration/null-screen.js';
 import { intOption, parseCommandArgs } from '../args.js';
@@ -36,7 +36,7 @@ export async function calibrateEvolve(argv: string[], io: CliIO): Promise<number
   if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate --evolve: at most one EXPERIMENT.yaml', { hint: USAGE });
   const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
   const config = file === undefined ? undefined : await loadConfig(file);
-  const valCases = values.cases === undefined && config?.datasets.val !== undefined ? (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath })).length : undefined;
+  const valCases = values.cases === undefined && config?.datasets.val !== undefined ? (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath, ...fieldsOf(config) })).length : undefined;
   const at = (name: string, value: number | undefined, fallback: number, minimum: number): number => {
     const chosen = value ?? fallback;
     if (chosen < minimum) throw new IsobudgetError('usage', `calibrate --evolve: --${name} must be at least ${minimum}, got ${chosen}`, { hint: USAGE });

@@ -10,7 +10,7 @@ import { renderCalibration } from '../../calibrate/render.js';
 import { loadConfig } from '../../config/index.js';
 import type { ExperimentConfig } from '../../config/types.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { loadDataset } from '../../datasets/index.js';
+import { fieldsOf, loadDataset } from '../../datasets/index.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { runSequentialCalibration, SEQUENTIAL_DEFAULTS, SEQUENTIAL_EFFECTS, SEQUENTIAL_SIZES } from './calibrate-sequential.js';
@@ -101,7 +101,7 @@ export const calibrateCommand: CommandSpec = {
 /** The planned experiment's val-set size, when it names one. */
 async function plannedCases(config: ExperimentConfig | undefined): Promise<number | undefined> {
   if (config?.datasets.val === undefined) return undefined;
-  return (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath })).length;
+  return (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath, ...fieldsOf(config) })).length;
 }
 
 function check(choices: CalibrationChoices): void {

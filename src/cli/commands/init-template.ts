@@ -82,6 +82,7 @@ ${c(`  train: data/train.jsonl`, `diagnose failures (\`evolve\`)`)}
 ${c(`  val: data/val.jsonl`, `screen candidates (\`run\`)`)}
 ${c(`  test: data/test.jsonl`, `the final gate (\`gate\`)`)}
 ${c(`  # regression: data/regression.jsonl`, `cases the baseline passes; the candidate must too`)}
+${c('  # fields: { input: question, expected: answer }', 'other key names; dotted paths (meta.id) work')}
 ${c(`  # refresh: { train: ${d.refresh.train}, val: ${d.refresh.val}, test: ${d.refresh.test} }`, `\`datasets add-failures\``)}
 
 # The verdict's thresholds.

@@ -9,11 +9,13 @@ import { experimentJsonSchema } from '../../config/index.js';
 import { PRESET_NAMES, type PresetName } from '../../config/presets.js';
 import { didYouMean } from '../../config/did-you-mean.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { loadDatasetFile } from '../../datasets/index.js';
+import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFile } from '../../core/input-file.js';
+import { loadDatasetFile, type DatasetFields } from '../../datasets/index.js';
+import { formatOf, readRecords, unpack } from '../../datasets/records.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { planInit, SPLITS, type InitSource } from './init-files.js';
-import { guessScorer } from './init-scorer.js';
+import { guessFields, guessScorer } from './init-scorer.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget init [DIR] [--provider PRESET] [--from-dataset FILE] [--force]
@@ -50,7 +52,7 @@ export const initCommand: CommandSpec = {
     const config = shownPath(io.cwd, join(dir, 'experiment.yaml'));
     const where = shownPath(io.cwd, dir);
     io.stdout.write(`wrote ${where === '.' ? 'the current directory' : `${where}/`}: ${plan.files.map((f) => f.path).join(', ')}\n`);
-    io.stdout.write(`data: ${SPLITS.map((split) => `${split} ${plan.counts[split]}`).join(', ')} cases${source ? ` from ${source.file}` : ''}\n`);
+    io.stdout.write(`data: ${SPLITS.map((split) => `${split} ${plan.counts[split]}`).join(', ')} cases${source ? ` from ${source.file}` : ''}${source?.fields ? ` (read ${Object.entries(source.fields).map(([role, key]) => `${role} from \`${key}\``).join(', ')})` : ''}\n`);
     io.stdout.write(`next:\n  isobudget validate ${config}\n  isobudget doctor ${config}\n  isobudget run ${config}\n`);
     return EXIT.ok;
   },
@@ -75,7 +77,16 @@ function shownPath(cwd: string, path: string): string {
   return rel.startsWith('..') ? path : rel;
 }
 
-async function readSource(file: string, cwd: string): Promise<InitSource> {
-  const { cases } = await loadDatasetFile(file, { configKey: '--from-dataset' });
-  return { cases, file: shownPath(cwd, file), scorer: guessScorer(cases) };
+async function readSource(file: string, cwd: string): Promise<InitSource & { fields: DatasetFields | undefined }> {
+  const fields = guessFields(await firstRow(file));
+  const { cases } = await loadDatasetFile(file, { configKey: '--from-dataset', ...(fields ? { fields } : {}) });
+  return { cases, file: shownPath(cwd, file), scorer: guessScorer(cases), fields };
+}
+
+/** The first row of a dataset file that is an object (`{}` when none is): what guessFields looks at. */
+async function firstRow(file: string): Promise<Record<string, unknown>> {
+  const bytes = await readInputFile(file, { what: 'dataset file', code: 'dataset', maxBytes: MAX_DATA_FILE_BYTES, location: { key: '--from-dataset' } });
+  const records = readRecords(decodeUtf8(unpack(bytes, file), file, { what: 'dataset file', code: 'dataset' }), file, formatOf(file).format);
+  const row = records.find((entry): entry is { line: number; value: Record<string, unknown> } => 'value' in entry && entry.value !== null && typeof entry.value === 'object' && !Array.isArray(entry.value));
+  return row?.value ?? {};
 }

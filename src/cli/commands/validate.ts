@@ -33,6 +33,7 @@ export const validateCommand: CommandSpec = {
       const inputs = await loadRunInputs(config, split, values['allow-overlap'] === true);
       for (const [name, info] of Object.entries(inputs.datasets)) io.stdout.write(`dataset ok: ${name} ${info.cases} cases (${info.path})\n`);
       for (const leak of inputs.overlap) io.stdout.write(`overlap (allowed): ${leak}\n`);
+      warnings.push(...(inputs.warnings ?? []).map((warning) => new IsobudgetError('dataset_ids_hashed', warning)));
     }
     if (warnings.length > 0 && values.strict === true) throw new IsobudgetErrors(warnings);
     for (const warning of warnings) io.stderr.write(`warning: ${warning.format()}\n`);
