@@ -26,9 +26,9 @@ export const initCommand: CommandSpec = {
   summary: 'create a runnable experiment: commented experiment.yaml + its JSON Schema, two skills, train/val/test data',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('init', argv, {
-      provider: { type: 'string' },
-      'from-dataset': { type: 'string' },
-      force: { type: 'boolean' },
+      provider: { type: 'string', value: 'PRESET', help: `the provider preset: ${PRESET_NAMES.join(', ')}`, fallback: 'sim', example: 'openai' },
+      'from-dataset': { type: 'string', value: 'FILE', help: 'split this dataset (JSONL, CSV, .gz) into train/val/test by hash of id, instead of the starter cases', example: 'gsm8k.jsonl' },
+      force: { type: 'boolean', help: 'overwrite files that exist' },
     }, USAGE);
     if (positionals.length > 1) throw new IsobudgetError('usage', `one DIR at most, got ${positionals.length}`, { hint: USAGE });
     const preset = parsePreset(values.provider ?? 'sim');

@@ -9,6 +9,7 @@ import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { wrapToWidth } from '../../report/text-wrap.js';
+import { GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalColumns } from '../io.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
@@ -18,28 +19,27 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
        [--junit FILE] [--no-report] [--pricing FILE]
-isobudget run --resume RUN_DIR|ID|latest
-  --pricing FILE: model → USD per million tokens (YAML/JSON, like the config's pricing:), over the config and the dated defaults.`;
+isobudget run --resume RUN_DIR|ID|latest`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('run', argv, {
-      split: { type: 'string' },
-      out: { type: 'string' },
-      'run-id': { type: 'string' },
-      resume: { type: 'string' },
-      concurrency: { type: 'string' },
-      'allow-overlap': { type: 'boolean' },
-      'sim-latency-scale': { type: 'string' },
-      gate: { type: 'boolean' },
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
-      'no-report': { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      sequential: { type: 'boolean' },
-      pricing: { type: 'string' },
+      split: { type: 'string', value: 'SPLIT', help: 'the split to run: val, test or train', fallback: 'val, else test', example: 'test' },
+      out: RUNS_OUT_OPTION,
+      'run-id': { type: 'string', value: 'ID', help: 'the run\'s id (its directory name)', fallback: 'bf-DATE-TIME-RANDOM', example: 'nightly-42' },
+      resume: { type: 'string', value: 'RUN', help: 'continue an interrupted run (a run directory, an id, its unique start, or latest) with its original options', example: 'latest' },
+      concurrency: { type: 'string', value: 'N', help: 'model calls in flight (over the config\'s concurrency)', fallback: 'the config\'s, else 8', example: '4' },
+      'allow-overlap': { type: 'boolean', help: 'run although train/val/test share cases (the leaks are listed and recorded)' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the simulator\'s latencies (0 answers at once); kept by --resume', fallback: '1', example: '0' },
+      gate: GATE_OPTION,
+      json: { ...JSON_OPTION, help: 'print the verdict as JSON (no progress)' },
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
+      'no-report': NO_REPORT_OPTION,
+      quiet: QUIET_OPTION,
+      sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
+      pricing: PRICING_OPTION,
     }, USAGE);
     if (values.resume !== undefined && values.pricing !== undefined) {
       throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
