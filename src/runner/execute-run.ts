@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
 import { LedgerWriter } from '../ledger/jsonl-writer.js';
-import type { Manifest } from '../ledger/manifest.js';
+import type { Manifest, RunOptionsRecord } from '../ledger/manifest.js';
 import type { ResultRecord } from '../ledger/records.js';
 import { releaseSpace } from '../ledger/run-dir.js';
 import type { Provider } from '../providers/spec.js';
@@ -62,6 +62,8 @@ export interface ExecuteRunOptions {
   sequential?: SequentialConfig;
   /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
   prices?: PriceTable;
+  /** Options outside the config, recorded in a new run's manifest for `--resume` (e.g. the sim latency scale). */
+  runOptions?: RunOptionsRecord;
 }
 
 export interface ExecuteRunResult {

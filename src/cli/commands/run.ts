@@ -49,6 +49,12 @@ export const runCommand: CommandSpec = {
     if (values.sequential === true && manifest && !manifest.sequential) {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
     }
+    if (resumeDir && manifest?.status === 'complete') {
+      // Nothing to do, and nothing touched: not the ledger, not the manifest, not the report.
+      const stream = values.json === true ? io.stderr : io.stdout;
+      stream.write(wrapToWidth(`run ${manifest.run_id} is already complete (${manifest.units_planned} units planned, finished ${manifest.updated_at}): nothing to resume; its ledger and report are unchanged — ${resumeDir}\n`, terminalColumns(stream)));
+      return EXIT.ok;
+    }
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
     const quiet = values.quiet === true || values.json === true;
@@ -82,7 +88,14 @@ export const runCommand: CommandSpec = {
         const describe = (a: Manifest['arms'][number]): string => (agent
           ? `${a.arm} (max_tokens/turn ≤ ${started.config.budget.perCaseMaxTokens} of a ${Math.floor(started.config.budget.totalTokensPerCase / a.n)}-token share per path, ${a.binding ? 'B binds' : 'B not binding'})`
           : `${a.arm} (max_tokens/path ${cap(a)}, ${a.nMode})`);
-        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        if (resumeDir) {
+          const recovered = [...started.events].reverse().find((event) => event.message.startsWith('resumed: '));
+          io.stderr.write(fit(`resumed run ${started.run_id}: ${recovered?.message.slice('resumed: '.length) ?? 'recovered'}\n`));
+          const kept = keptOptions(started.run_options, values);
+          if (kept.length > 0) io.stderr.write(fit(`kept the run's options: ${kept.join(', ')}\n`));
+        } else {
+          io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        }
         for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
@@ -99,4 +112,12 @@ export const runCommand: CommandSpec = {
 function parseSplit(value: string): SplitName {
   if (value === 'train' || value === 'val' || value === 'test') return value;
   throw new IsobudgetError('usage', `--split must be train, val or test, got '${value}'`);
+}
+
+/** The recorded options a resume reuses (those not given again on its command line), as flags. */
+function keptOptions(recorded: Manifest['run_options'], flags: { 'sim-latency-scale'?: string | undefined; concurrency?: string | undefined }): string[] {
+  const kept: string[] = [];
+  if (recorded?.sim_latency_scale !== undefined && flags['sim-latency-scale'] === undefined) kept.push(`--sim-latency-scale ${recorded.sim_latency_scale}`);
+  if (recorded?.concurrency !== undefined && flags.concurrency === undefined) kept.push(`--concurrency ${recorded.concurrency}`);
+  return kept;
 }
