@@ -44,13 +44,11 @@ interface RawRow {
 
 function tokenize(text: string, file: string): RawRow[] {
   const rows: RawRow[] = [];
+  const special = /[,\r\n"]/g;
   let fields: string[] = [];
-  let field = '';
   let line = 1;
   let rowLine = 1;
   let i = 0;
-  /** Whether the current record has any content (a blank line is skipped, not a record of one empty field). */
-  let started = false;
   /** Where a bad field is: its header name once the header row is read, else its position. */
   const column = (): { label: string; key?: string } => {
     const name = rows[0]?.fields[fields.length]?.trim();
@@ -60,77 +58,64 @@ function tokenize(text: string, file: string): RawRow[] {
     const { key } = column();
     return { file, line: where, ...(key === undefined ? {} : { key }) };
   };
-  const endField = (): void => {
-    fields.push(field);
-    field = '';
+  const newlines = (from: number, to: number): number => {
+    let count = 0;
+    for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) count += 1;
+    return count;
   };
-  const endRow = (): void => {
-    if (started) {
-      endField();
-      rows.push({ line: rowLine, fields });
-    }
-    fields = [];
-    field = '';
-    started = false;
-  };
-  while (i < text.length) {
-    const ch = text[i] as string;
-    if (ch === '"' && field === '' && !fieldHadText(text, i)) {
-      // A quoted field: up to the next quote that is not doubled.
+  while (i <= text.length) {
+    // At the start of a field.
+    let field = '';
+    let quoted = false;
+    if (text[i] === '"') {
+      quoted = true;
       const openLine = line;
-      started = true;
-      i += 1;
+      let from = i + 1;
       for (;;) {
-        if (i >= text.length) {
+        const close = text.indexOf('"', from);
+        if (close === -1) {
           throw new IsobudgetError('dataset_csv_quote', `quoted field of ${column().label} is never closed`, { location: at(openLine), hint: `close the quote before the field's comma or line end; ${HINT_QUOTE}` });
         }
-        const c = text[i] as string;
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i += 1;
-          break;
+        field += text.slice(from, close);
+        line += newlines(from, close);
+        if (text[close + 1] === '"') {
+          field += '"';
+          from = close + 2;
+          continue;
         }
-        if (c === '\n') line += 1;
-        field += c;
-        i += 1;
+        i = close + 1;
+        break;
       }
       const after = text[i];
       if (after !== undefined && after !== ',' && after !== '\n' && after !== '\r') {
         throw new IsobudgetError('dataset_csv_quote', `text after the closing quote of ${column().label}`, { location: at(line), hint: HINT_QUOTE });
       }
-      continue;
+    } else {
+      special.lastIndex = i;
+      const match = special.exec(text);
+      const stop = match === null ? text.length : match.index;
+      field = text.slice(i, stop);
+      i = stop;
+      if (text[i] === '"') {
+        throw new IsobudgetError('dataset_csv_quote', `a quote inside the unquoted field of ${column().label}`, { location: at(line), hint: HINT_QUOTE });
+      }
     }
-    if (ch === '"') {
-      throw new IsobudgetError('dataset_csv_quote', `a quote inside the unquoted field of ${column().label}`, { location: at(line), hint: HINT_QUOTE });
-    }
-    if (ch === ',') {
-      started = true;
-      endField();
+    const delimiter = text[i];
+    if (delimiter === ',') {
+      fields.push(field);
       i += 1;
       continue;
     }
-    if (ch === '\r' || ch === '\n') {
-      endRow();
-      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-      line += 1;
-      rowLine = line;
-      continue;
+    // End of a record (a line break, or the end of the text); a blank line is no record.
+    if (fields.length > 0 || quoted || field !== '') {
+      fields.push(field);
+      rows.push({ line: rowLine, fields });
     }
-    if (!started) rowLine = line;
-    started = true;
-    field += ch;
-    i += 1;
+    fields = [];
+    if (delimiter === undefined) break;
+    i += delimiter === '\r' && text[i + 1] === '\n' ? 2 : 1;
+    line += 1;
+    rowLine = line;
   }
-  endRow();
   return rows;
-}
-
-/** Whether the field the quote at `index` would open already has text (`ab"c` — not a quoted field). */
-function fieldHadText(text: string, index: number): boolean {
-  const before = text[index - 1];
-  return before !== undefined && before !== ',' && before !== '\n' && before !== '\r';
 }

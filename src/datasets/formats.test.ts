@@ -34,6 +34,30 @@ describe('CSV', () => {
   });
 });
 
+describe('CSV round trip', () => {
+  test('300 records of random fields (quotes, commas, CR, LF, CRLF, unicode, empty) written by the RFC 4180 rules read back exactly', () => {
+    let state = 12345;
+    const next = (): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const alphabet = ['a', 'Z', '0', ' ', ',', '"', '\n', '\r\n', '\r', 'é', '🙂', ';', '\t'];
+    const field = (): string => Array.from({ length: Math.floor(next() * 8) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    const quote = (value: string): string => (/[",\r\n]/.test(value) || value === '' ? `"${value.replace(/"/g, '""')}"` : value);
+    const records = Array.from({ length: 300 }, (_, i) => ({ id: `r${i}`, input: field(), expected: field() }));
+    const text = `id,input,expected\r\n${records.map((r) => [r.id, r.input, r.expected].map(quote).join(',')).join('\r\n')}\r\n`;
+    const parsed = parseCsv(text, 'd.csv');
+    expect(parsed.map((r) => r.value)).toEqual(records);
+    // Each record starts on the line after the previous one's last line break.
+    let line = 2;
+    parsed.forEach((record, i) => {
+      expect(record.line).toBe(line);
+      const r = records[i] as { id: string; input: string; expected: string };
+      line += 1 + (`${r.input}${r.expected}`.match(/\n/g) ?? []).length;
+    });
+  });
+});
+
 describe('gzip', () => {
   test('.jsonl.gz and .csv.gz are unpacked; the hash is of the bytes on disk', async () => {
     const dir = tempTree({});

@@ -80,7 +80,7 @@ export function parseDataset(text: string, file: string, options: LoadDatasetOpt
         location: { file, line },
         hint: 'this file is not JSONL of objects: check that the path names the dataset',
       }));
-    } else if (isRecord(entry.value)) {
+    } else if (isRecord(entry.value) && Object.keys(fields).length > 0) {
       const mapped = mapFields(entry.value, fields, { file, line });
       errors.push(...mapped.errors);
       if (mapped.errors.length === 0) rows.push({ line, value: mapped.row });
