@@ -122,6 +122,18 @@ test('--from-dataset: a partition of the file by hash of id, the same every time
   expect(validate.stderr).toMatch(/OPENAI_API_KEY is not set/);
 });
 
+test('DIR that is a file, a --from-dataset that does not exist: one line, exit 2, nothing written', async () => {
+  const cwd = emptyDir();
+  writeFileSync(join(cwd, 'notes.txt'), 'x');
+  const file = await runCli(['init', 'notes.txt'], { cwd });
+  expect(file.code).toBe(2);
+  expect(lines(file.stderr)[0]).toBe('isobudget init: notes.txt is a file, not a directory; nothing was written');
+  const missing = await runCli(['init', 'exp', '--from-dataset', 'nope.jsonl'], { cwd });
+  expect(missing.code).toBe(2);
+  expect(lines(missing.stderr)[0]).toBe(`isobudget init: --from-dataset: dataset file not found: ${join(cwd, 'nope.jsonl')}`);
+  expect(readdirSync(cwd)).toEqual(['notes.txt']);
+});
+
 test('an unknown --provider gets a did-you-mean and exit 2', async () => {
   const result = await runCli(['init', '--provider', 'opneai'], { cwd: emptyDir() });
   expect(result.code).toBe(2);

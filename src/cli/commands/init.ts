@@ -3,7 +3,7 @@
  * (with the JSON Schema editors complete it from), two skills, train/val/test splits, and
  * the next three commands. Refuses to overwrite anything without `--force`.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { experimentJsonSchema } from '../../config/index.js';
 import { PRESET_NAMES, type PresetName } from '../../config/presets.js';
@@ -33,6 +33,7 @@ export const initCommand: CommandSpec = {
     if (positionals.length > 1) throw new IsobudgetError('usage', `one DIR at most, got ${positionals.length}`, { hint: USAGE });
     const preset = parsePreset(values.provider ?? 'sim');
     const dir = resolve(io.cwd, positionals[0] ?? '.');
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new IsobudgetError('usage', `${shownPath(io.cwd, dir)} is a file, not a directory; nothing was written`, { hint: 'name a new or existing directory: isobudget init my-experiment' });
     const source = values['from-dataset'] === undefined ? undefined : await readSource(resolve(io.cwd, values['from-dataset']), io.cwd);
     const plan = planInit({ name: experimentName(dir), preset, schema: experimentJsonSchema(), ...(source ? { source } : {}) });
     const empty = SPLITS.filter((split) => plan.counts[split] === 0);
