@@ -27,6 +27,7 @@ function rows(offset: number, count: number): Gsm8kRow[] {
   });
 }
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const csv = (data: readonly Gsm8kRow[]): string => `question,answer\r\n${data.map((r) => `"${r.question.replace(/"/g, '""')}","${r.answer.replace(/"/g, '""')}"`).join('\r\n')}\r\n`;
 const jsonl = (data: readonly Gsm8kRow[]): string => data.map((r) => `${JSON.stringify(r)}\n`).join('');
 
@@ -91,11 +92,19 @@ test('bad input: a row missing the mapped field, a broken CSV quote — file, li
   expect(run.stderr).not.toMatch(/\bat \w+ \(/);
   expect(readdirSync(dir)).not.toContain('runs');
 
+  // An answer without `#### N`: bad input before the first call, not a scorer error mid-run.
+  const noMarker = experimentDir(jsonl(rows(0, 5)).replace(/\\n#### [\d,]+"/, '"'));
+  const unreadable = await runCli(['run', 'experiment.yaml'], { cwd: noMarker });
+  expect(unreadable.code).toBe(2);
+  expect(unreadable.stderr).toContain(`${join(noMarker, 'val.jsonl')}:1: answer: \`answer\` "`);
+  expect(unreadable.stderr).toContain(' boxes." does not match scorer.expected_pattern /#### *(-?[\\d,.]+)\\s*$/ (its first group is the expected value)\n  hint: give the row an answer the pattern reads (GSM8K: end it with `#### 42`)');
+  expect(readdirSync(noMarker)).not.toContain('runs');
+
   const badCsv = experimentDir(jsonl(rows(0, 5)));
   writeFileSync(join(badCsv, 'train.csv'), 'question,answer\n"What is 2 + 2?,"#### 4"\n');
   const validate = await runCli(['validate', 'experiment.yaml'], { cwd: badCsv });
   expect(validate.code).toBe(2);
-  expect(validate.stderr).toMatch(new RegExp(`${join(badCsv, 'train.csv').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2: question: text after the closing quote of column \`question\`\n {2}hint: .*RFC 4180`));
+  expect(validate.stderr).toMatch(new RegExp(`${escape(join(badCsv, 'train.csv'))}:2: question: text after the closing quote of column \`question\`\n {2}hint: .*RFC 4180`));
 });
 
 test('init --from-dataset on a GSM8K CSV: reads question/answer, picks the numeric scorer with expected_pattern, and runs', async () => {

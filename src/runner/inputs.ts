@@ -3,7 +3,8 @@
  * fails before the first token is spent.
  */
 import type { EvalCase } from '../core/case.js';
-import { IsobudgetError } from '../core/errors.js';
+import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { checkExpectedPattern } from '../datasets/expected-pattern-check.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
 import { assertNoOverlap, checkSplitOverlap, fieldsOf, fileSha256, loadDatasetFile } from '../datasets/index.js';
@@ -47,6 +48,8 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
     loaded[name] = dataset.cases;
     datasets[name] = { path: file, sha256: dataset.sha256, cases: dataset.cases.length };
   }
+  const unreadable = expectedPatternErrors(config, loaded);
+  if (unreadable.length > 0) throw new IsobudgetErrors(unreadable);
   const leaks = checkSplitOverlap({ train: loaded.train, val: loaded.val, test: loaded.test });
   if (!allowOverlap) assertNoOverlap(leaks);
   return {
@@ -60,6 +63,15 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
     overlap: leaks.map((leak) => leak.description),
     warnings,
   };
+}
+
+/** Cases whose expected value `scorer.expected_pattern` cannot read: bad input, found before the first call. */
+function expectedPatternErrors(config: ExperimentConfig, loaded: Partial<Record<UnitSplit, EvalCase[]>>): IsobudgetError[] {
+  const { scorer } = config;
+  if (scorer.expectedPattern === undefined) return [];
+  const field = 'field' in scorer ? scorer.field : undefined;
+  const check = { pattern: scorer.expectedPattern, key: config.datasets.fields?.expected ?? 'expected', ...(field === undefined ? {} : { field }) };
+  return checkExpectedPattern(Object.values(loaded).flat(), check);
 }
 
 /**
