@@ -6,7 +6,7 @@ import type { EvalCase } from '../core/case.js';
 import { IsobudgetError } from '../core/errors.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDatasetFile } from '../datasets/index.js';
+import { assertNoOverlap, checkSplitOverlap, loadDatasetFile } from '../datasets/index.js';
 import type { UnitSplit, Variant } from './plan.js';
 
 export interface RunInputs {

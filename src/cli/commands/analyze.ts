@@ -16,7 +16,6 @@ import { decideVerdict } from '../../verdict/decide.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { EXIT } from '../exit-codes.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 

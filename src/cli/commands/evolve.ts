@@ -12,7 +12,6 @@ import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
-import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
