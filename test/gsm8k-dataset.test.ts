@@ -27,7 +27,7 @@ function rows(offset: number, count: number): Gsm8kRow[] {
   });
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const csv = (data: readonly Gsm8kRow[]): string => `question,answer\r\n${data.map((r) => `"${r.question.replace(/"/g, '""')}","${r.answer.replace(/"/g, '""')}"`).join('\r\n')}\r\n`;
 const jsonl = (data: readonly Gsm8kRow[]): string => data.map((r) => `${JSON.stringify(r)}\n`).join('');
 
@@ -104,7 +104,7 @@ test('bad input: a row missing the mapped field, a broken CSV quote — file, li
   writeFileSync(join(badCsv, 'train.csv'), 'question,answer\n"What is 2 + 2?,"#### 4"\n');
   const validate = await runCli(['validate', 'experiment.yaml'], { cwd: badCsv });
   expect(validate.code).toBe(2);
-  expect(validate.stderr).toMatch(new RegExp(`${escape(join(badCsv, 'train.csv'))}:2: question: text after the closing quote of column \`question\`\n {2}hint: .*RFC 4180`));
+  expect(validate.stderr).toMatch(new RegExp(`${escapeRegExp(join(badCsv, 'train.csv'))}:2: question: text after the closing quote of column \`question\`\n {2}hint: .*RFC 4180`));
 });
 
 test('init --from-dataset on a GSM8K CSV: reads question/answer, picks the numeric scorer with expected_pattern, and runs', async () => {

@@ -18,7 +18,7 @@ function capture(): { io: CliIO; out: () => string; err: () => string } {
   return { io, out: () => out, err: () => err };
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every (command, subcommand) that parses options: the registry's commands, and the subcommands each declares. */
 const invocations = Object.entries(commands).flatMap(([name, spec]) => [[name], ...(spec.subcommands ?? []).map((sub) => [name, sub])]);
@@ -51,9 +51,9 @@ describe('--help of every registered command', () => {
     expect(listed).toHaveLength(accepted.length + 1);
     for (const [option, spec] of accepted) {
       expect(spec.help.trim().length, `--${option}`).toBeGreaterThan(8);
-      const value = spec.type === 'string' ? ` ${escape(spec.value ?? 'VALUE')}` : '';
-      const example = spec.type === 'string' ? ` '?${escape(spec.example)}'?` : '';
-      const line = new RegExp(`^ {2}(-\\w, )?--${escape(option)}${value} +${escape(spec.help)} \\(default: [^;]+(; repeatable)?; e\\.g\\. --${escape(option)}${example}\\)$`);
+      const value = spec.type === 'string' ? ` ${escapeRegExp(spec.value ?? 'VALUE')}` : '';
+      const example = spec.type === 'string' ? ` '?${escapeRegExp(spec.example)}'?` : '';
+      const line = new RegExp(`^ {2}(-\\w, )?--${escapeRegExp(option)}${value} +${escapeRegExp(spec.help)} \\(default: [^;]+(; repeatable)?; e\\.g\\. --${escapeRegExp(option)}${example}\\)$`);
       expect(listed.filter((l) => line.test(l)), `--${option} in:\n${text}`).toHaveLength(1);
       if (spec.type === 'string') expect(spec.example.trim(), `--${option} example`).not.toBe('');
     }

@@ -17,7 +17,7 @@ import { agentExecutor } from './executors/agent.js';
 import { chatExecutor } from './executors/chat.js';
 import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
-import { armsFor, planUnits, type Unit } from './plan.js';
+import { armsFor, planUnits, } from './plan.js';
 import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
@@ -25,7 +25,6 @@ import { createUnitContext, runUnit, type UnitServices } from './run-unit.js';
 import type { Executor, RunContext } from './unit-context.js';
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
-import { sequentialPlan } from './sequential-plan.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
 

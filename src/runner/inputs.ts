@@ -7,7 +7,7 @@ import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
 import { checkExpectedPattern } from '../datasets/expected-pattern-check.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import { assertNoOverlap, checkSplitOverlap, fieldsOf, fileSha256, loadDatasetFile } from '../datasets/index.js';
+import { assertNoOverlap, checkSplitOverlap, fieldsOf, loadDatasetFile } from '../datasets/index.js';
 import type { UnitSplit, Variant } from './plan.js';
 
 export interface RunInputs {

@@ -17,7 +17,6 @@ import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, SEED_OPTION } from '../common-options.js';
-import { EXIT } from '../exit-codes.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 

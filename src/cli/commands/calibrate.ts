@@ -80,7 +80,7 @@ export const calibrateCommand: CommandSpec = {
     }
     const plan = calibrationPlan(choices, config);
     const started = performance.now();
-    let report;
+    let report: ReturnType<typeof calibrate>;
     try {
       report = calibrate(plan.input);
     } catch (error) {

@@ -14,7 +14,6 @@ import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import { JSON_OPTION, QUIET_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
-import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
