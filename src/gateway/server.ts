@@ -187,8 +187,8 @@ function authenticate(keys: KeyLookup, request: IncomingMessage): VirtualKey | s
   const presented = presentedKeys(request.headers);
   if (presented.length === 0) return NO_KEY;
   const judge = (key: VirtualKey | undefined): VirtualKey | string | undefined => (key === undefined ? undefined : key.revoked ? `virtual key ${key.id} is revoked` : key);
-  for (let i = 0; i < presented.length; i += 1) {
-    const found = keys.verify(presented[i]!);
+  for (const [i, secret] of presented.entries()) {
+    const found = keys.verify(secret);
     if (found instanceof Promise) return verifyRest(keys, presented.slice(i), judge);
     const verdict = judge(found);
     if (verdict !== undefined) return verdict;

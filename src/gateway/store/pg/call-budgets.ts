@@ -7,6 +7,7 @@
 import type { Database } from '../../../db/index.js';
 import type { Admission, AdmitRequest, OverReservation } from '../../budget/key-budgets.js';
 import { OVER_RESERVATION } from '../../budget/key-budgets.js';
+import type { BudgetFields } from '../../budget-fields.js';
 import { clampRequest } from '../../clamp-request.js';
 import type { VirtualKey } from '../../keys/virtual-key.js';
 import type { Budgets } from '../gateway-store.js';
@@ -31,7 +32,7 @@ export class CallBudgets implements Budgets {
     if (key.budget === undefined || fields === undefined) return { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 };
     const closed = this.closed.get(key.id) ?? key.closed;
     if (closed !== undefined) return closedRefusal(key, closed);
-    return this.reserve(request, key.budget, fields.requested, fields.choices);
+    return this.reserve(request, key.budget, fields);
   }
 
   settle(key: VirtualKey, reservation: number, billed: number | undefined): OverReservation {
@@ -50,8 +51,9 @@ export class CallBudgets implements Budgets {
     this.waiters.wake(key.id);
   }
 
-  private async reserve(request: AdmitRequest, budget: number, requested: number | undefined, choices: number): Promise<Admission> {
+  private async reserve(request: AdmitRequest, budget: number, fields: BudgetFields): Promise<Admission> {
     const { key, promptTokens, protocol, body } = request;
+    const { requested, choices } = fields;
     const wanted = promptTokens + (requested ?? Math.max(0, Math.floor((budget - promptTokens) / choices))) * choices;
     const deadline = Date.now() + this.maxWaitMs;
     for (let attempt = 0; ; attempt += 1) {
@@ -62,7 +64,7 @@ export class CallBudgets implements Budgets {
       if (row !== undefined) {
         const reservation = Number(row.tokens);
         // The grant is prompt + a whole number of choices' worth: the clamp holds it exactly.
-        const clamp = clampRequest(protocol, body, request.fields!, reservation - promptTokens);
+        const clamp = clampRequest(protocol, body, fields, reservation - promptTokens);
         return { ok: true, clamp, reservation, promptTokens, ticket };
       }
       const refusal = await whyNot(this.db, key, promptTokens, choices);

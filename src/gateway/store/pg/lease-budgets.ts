@@ -12,6 +12,7 @@
 import type { Database } from '../../../db/index.js';
 import type { Admission, AdmitRequest, OverReservation } from '../../budget/key-budgets.js';
 import { OVER_RESERVATION } from '../../budget/key-budgets.js';
+import type { BudgetFields } from '../../budget-fields.js';
 import { clampRequest } from '../../clamp-request.js';
 import type { VirtualKey } from '../../keys/virtual-key.js';
 import type { Budgets } from '../gateway-store.js';
@@ -58,8 +59,8 @@ export class LeaseBudgets implements Budgets {
     if (key.budget === undefined || fields === undefined) return { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 };
     const closed = this.closed.get(key.id) ?? key.closed;
     if (closed !== undefined) return closedRefusal(key, closed);
-    const wanted = this.wanted(request, key.budget);
-    return this.take(request, this.lease(key.id), wanted) ?? this.admitSlowly(request, wanted);
+    const wanted = this.wanted(request.promptTokens, fields, key.budget);
+    return this.take(request, fields, this.lease(key.id), wanted) ?? this.admitSlowly(request, fields, wanted);
   }
 
   settle(key: VirtualKey, reservation: number, billed: number | undefined, ticket?: string): OverReservation {
@@ -96,19 +97,18 @@ export class LeaseBudgets implements Budgets {
   }
 
   /** prompt + cap × choices; a call without a cap gets the lease size as its cap. */
-  private wanted(request: AdmitRequest, budget: number): number {
-    const { promptTokens, fields } = request;
-    const { choices, requested } = fields!;
+  private wanted(promptTokens: number, fields: BudgetFields, budget: number): number {
+    const { choices, requested } = fields;
     const cap = requested ?? Math.floor(this.leaseTokens / choices);
     return promptTokens + Math.min(cap, Math.max(0, Math.floor((budget - promptTokens) / choices))) * choices;
   }
 
   /** Admits from the lease in memory; `wanted` undefined: whatever it holds (clamped). */
-  private take(request: AdmitRequest, lease: Lease, wanted: number | undefined): Admission | undefined {
-    const { promptTokens, fields, protocol, body } = request;
+  private take(request: AdmitRequest, fields: BudgetFields, lease: Lease, wanted: number | undefined): Admission | undefined {
+    const { promptTokens, protocol, body } = request;
     const local = lease.held - lease.inFlight;
-    if (local - promptTokens < fields!.choices || (wanted !== undefined && local < wanted)) return undefined;
-    const clamp = clampRequest(protocol, body, fields!, Math.min(local, wanted ?? local) - promptTokens);
+    if (local - promptTokens < fields.choices || (wanted !== undefined && local < wanted)) return undefined;
+    const clamp = clampRequest(protocol, body, fields, Math.min(local, wanted ?? local) - promptTokens);
     const reservation = promptTokens + clamp.maxTokens * clamp.choices;
     lease.inFlight += reservation;
     if (lease.idle) clearTimeout(lease.idle);
@@ -117,16 +117,16 @@ export class LeaseBudgets implements Budgets {
     return { ok: true, clamp, reservation, promptTokens, ticket: lease.ticket };
   }
 
-  private async admitSlowly(request: AdmitRequest, wanted: number): Promise<Admission> {
-    const { key, promptTokens, fields } = request;
+  private async admitSlowly(request: AdmitRequest, fields: BudgetFields, wanted: number): Promise<Admission> {
+    const { key, promptTokens } = request;
     const deadline = Date.now() + this.maxWaitMs;
     for (let attempt = 0; ; attempt += 1) {
       const lease = this.lease(key.id);
       const local = lease.held - lease.inFlight;
-      await this.extend(lease, Math.max(this.leaseTokens, wanted - local), Math.max(1, promptTokens + fields!.choices - local));
-      const admitted = this.take(request, lease, wanted) ?? this.take(request, lease, undefined);
+      await this.extend(lease, Math.max(this.leaseTokens, wanted - local), Math.max(1, promptTokens + fields.choices - local));
+      const admitted = this.take(request, fields, lease, wanted) ?? this.take(request, fields, lease, undefined);
       if (admitted) return admitted;
-      const refusal = await whyNot(this.db, key, promptTokens, fields!.choices);
+      const refusal = await whyNot(this.db, key, promptTokens, fields.choices);
       if (refusal !== undefined) return refusal;
       const gone = request.signal();
       if (gone.aborted) return waitedTooLong(key, promptTokens, 'gone', this.maxWaitMs);

@@ -37,7 +37,9 @@ export class PgKeys implements KeyLookup {
   async create(options: { budget: number | undefined; tags: Record<string, string> }): Promise<{ key: VirtualKey; secret: string }> {
     const { id, secret } = mintSecret();
     const { rows } = await this.db.query<KeyRow>(`INSERT INTO gateway_keys (id, hash, budget, tags) VALUES ($1, $2, $3, $4) RETURNING ${KEY_COLUMNS}`, [id, hashSecret(secret), options.budget ?? null, JSON.stringify(options.tags)]);
-    return { key: toKey(rows[0]!), secret };
+    const [row] = rows;
+    if (row === undefined) throw new Error('gateway keys create: the insert returned no row');
+    return { key: toKey(row), secret };
   }
 
   async list(): Promise<ListedKey[]> {
