@@ -136,4 +136,17 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     expect(await b.replica.reclaimStale()).toMatchObject({ reservations: 1, tokens: 1_000 });
     expect(await key(k.id)).toEqual({ spent: 1_180, reserved: 0, closed: null, booked: 1_180 });
   });
+
+  test('a reservation that commits just as its replica is declared dead is swept as spent by the next reclaim', async () => {
+    const [a, b] = [await open({ staleMs: 60_000 }), await open({ staleMs: 60_000 })];
+    const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
+    const late = await admit(a, k, 100) as Granted & { callId: string };
+    // The race, replayed: A's row says reclaimed while its reservation row is still there.
+    await db.query(`UPDATE gateway_replicas SET state = 'reclaimed', reclaimed_by = $2 WHERE id = $1`, [a.replica.id, b.replica.id]);
+    expect(await key(k.id)).toMatchObject({ reserved: 120, spent: 0 });
+    expect(await b.replica.reclaimStale()).toMatchObject({ replicas: [], reservations: 1, tokens: 120 });
+    expect(await key(k.id)).toEqual({ spent: 120, reserved: 0, closed: null, booked: 120 });
+    const row = (await db.query('SELECT outcome, session_id FROM gateway_calls WHERE call_id = $1', [late.callId])).rows[0];
+    expect(row).toEqual({ outcome: 'unknown_after_crash', session_id: late.callId });
+  });
 });
