@@ -138,8 +138,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       // A client that went away mid-body, or a bug: answer if we still can, never with details.
-      context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
-      if (!response.headersSent && !response.destroyed) sendReply(response, errorReply('openai', 500, 'isobudget gateway: internal error'));
+      // Storage that cannot answer (a database out of reach) is a 503 the client may retry.
+      const trouble = context.book.trouble();
+      if (trouble === undefined) context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
+      const family = familyOf((request.url ?? '/').split('?')[0] ?? '/', request.headers);
+      const reply = trouble === undefined ? errorReply('openai', 500, 'isobudget gateway: internal error') : errorReply(family, 503, trouble.message, { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } });
+      if (!response.headersSent && !response.destroyed) sendReply(response, reply);
       else response.destroy();
     });
   };

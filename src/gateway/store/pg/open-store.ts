@@ -38,6 +38,9 @@ export interface PgGatewayStore extends GatewayStore {
   backlog(): number;
 }
 
+/** Longest a stopping replica waits for its settlements to be written (ms). */
+const CLOSE_WAIT_MS = 10_000;
+
 export async function openPgStore(options: PgStoreOptions): Promise<PgGatewayStore> {
   const { db, log } = options;
   const replica = new Replica(db, { upstream: options.upstream, leaseTokens: options.leaseTokens, staleMs: options.staleMs, heartbeatMs: options.heartbeatMs, log });
@@ -46,7 +49,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgGatewaySto
   const leases = options.leaseTokens === undefined ? undefined : new LeaseBudgets(db, replica, writer, options.leaseTokens, options.budgetWaitMs);
   const budgets = leases ?? new CallBudgets(db, replica, writer, options.budgetWaitMs);
   return {
-    keys: new PgKeys(db),
+    keys: new PgKeys(db, undefined, (error) => writer.note(error)),
     budgets,
     book: new PgBook(writer, replica, options.cost),
     replica,
@@ -54,9 +57,19 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgGatewaySto
     backlog: () => writer.backlog,
     close: async () => {
       leases?.returnAll();
-      await writer.flush();
-      const left = await replica.stop();
-      if (left.reservations > 0) log?.(`stopping with ${left.reservations} reservation(s) unsettled: ${left.tokens} tokens booked as spent (unknown_after_crash)`);
+      // An unreachable database must not keep the process from stopping: what is not written by
+      // then stays reserved, and another replica reclaims it as spent once this one is silent.
+      const drained = await Promise.race([writer.flush().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS, false).unref())]);
+      writer.stop();
+      if (!drained) {
+        log?.(`stopping with ${writer.backlog} settlement(s) unwritten: their reservations stay booked until another replica reclaims this one`);
+        return;
+      }
+      const left = await replica.stop().catch((error: unknown) => {
+        log?.(`could not mark this replica stopped (${error instanceof Error ? error.message : String(error)}): another replica will reclaim it`);
+        return undefined;
+      });
+      if (left !== undefined && left.reservations > 0) log?.(`stopping with ${left.reservations} reservation(s) unsettled: ${left.tokens} tokens booked as spent (unknown_after_crash)`);
     },
   };
 }

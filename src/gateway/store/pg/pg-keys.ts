@@ -32,7 +32,8 @@ export class PgKeys implements KeyLookup {
   private readonly cache = new Map<string, { key: VirtualKey | undefined; at: number }>();
   private readonly loading = new Map<string, Promise<VirtualKey | undefined>>();
 
-  constructor(private readonly db: Database, private readonly ttlMs = 1_000) {}
+  /** `onQuery`: told of each lookup's failure (or success, with undefined) — the store's health signal. */
+  constructor(private readonly db: Database, private readonly ttlMs = 1_000, private readonly onQuery?: (error: unknown) => void) {}
 
   async create(options: { budget: number | undefined; tags: Record<string, string> }): Promise<{ key: VirtualKey; secret: string }> {
     const { id, secret } = mintSecret();
@@ -69,7 +70,14 @@ export class PgKeys implements KeyLookup {
   }
 
   private async lookup(secret: string): Promise<VirtualKey | undefined> {
-    const { rows } = await this.db.query<KeyRow>({ name: 'isobudget_key_by_hash', text: `SELECT ${KEY_COLUMNS} FROM gateway_keys WHERE hash = $1`, values: [hashSecret(secret)] });
+    let rows: KeyRow[];
+    try {
+      ({ rows } = await this.db.query<KeyRow>({ name: 'isobudget_key_by_hash', text: `SELECT ${KEY_COLUMNS} FROM gateway_keys WHERE hash = $1`, values: [hashSecret(secret)] }));
+      this.onQuery?.(undefined);
+    } catch (error) {
+      this.onQuery?.(error);
+      throw error;
+    }
     const key = rows[0] === undefined ? undefined : toKey(rows[0]);
     // Unknown secrets are not cached, so they cannot grow the cache.
     if (key !== undefined) {

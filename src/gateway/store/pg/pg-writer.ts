@@ -38,12 +38,15 @@ const BATCH_LIMIT = 500;
 /** Attempts for an error that is not a lost connection (a bug, or a constraint): logged, then dropped. */
 const OTHER_ATTEMPTS = 3;
 const MAX_BACKOFF_MS = 2_000;
+/** How often an unreachable database is probed (ms). */
+const PROBE_MS = 1_000;
 
 export class PgWriter {
   private readonly pending = new Set<Promise<void>>();
   private failing: DiskTrouble | undefined;
   private queued: SettlementRow[] = [];
   private batch: Promise<void> | undefined;
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Database, private readonly where: string, private readonly log?: (line: string) => void) {}
 
@@ -63,10 +66,34 @@ export class PgWriter {
     return this.failing;
   }
 
-  /** A query on the request's path failed or succeeded: the same health signal. */
+  /**
+   * A query on the request's path failed or succeeded: the same health signal. While the
+   * database is unreachable new calls are refused without trying it, so a probe looks every
+   * second and clears the trouble once it answers.
+   */
   note(error: unknown): void {
-    if (error === undefined) this.failing = undefined;
-    else if (isConnectionError(error)) this.failing = { code: codeOf(error), message: `isobudget gateway: the database ${this.where} is unreachable (${codeOf(error)}); retry shortly` };
+    if (error === undefined) {
+      this.failing = undefined;
+      return;
+    }
+    if (!isConnectionError(error)) return;
+    if (this.failing === undefined) this.log?.(`database ${this.where} unreachable (${codeOf(error)}): refusing new calls with 503 until it answers`);
+    this.failing = { code: codeOf(error), message: `isobudget gateway: the database ${this.where} is unreachable (${codeOf(error)}); retry shortly` };
+    this.probe ??= setInterval(() => {
+      this.db.query('SELECT 1').then(() => {
+        clearInterval(this.probe);
+        this.probe = undefined;
+        if (this.failing !== undefined) this.log?.(`database ${this.where} answers again: taking calls`);
+        this.failing = undefined;
+      }, () => {});
+    }, PROBE_MS);
+    this.probe.unref();
+  }
+
+  /** Stops the probe (the store is closing). */
+  stop(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = undefined;
   }
 
   get backlog(): number {
