@@ -32,7 +32,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'dist', 'cli', 'bin.js');
 const { values } = parseArgs({ strict: false, options: { turns: { type: 'string', default: '400' }, 'stall-trials': { type: 'string', default: '10' }, quiet: { type: 'boolean', default: false }, 'gateway-node-args': { type: 'string', default: '' }, name: { type: 'string', default: 'gateway-real-bodies' } } });
 const TURNS = Number(values.turns);
-const log = (line) => values.quiet || process.stderr.write(`${line}\n`);
 
 // ------------------------------------------------------------------ bodies
 const FIXTURES = process.env.ISOBUDGET_SHARED ? join(process.env.ISOBUDGET_SHARED, 'fixtures/real-clients') : '/work/shared/fixtures/real-clients';

@@ -7,7 +7,7 @@
  *   plus a margin, seeded conservatively (billing-ratios.ts) — plus PROMPT_OVERHEAD.
  * Every estimate says which factor it used, so the ledger can show it (`estimate_ratio`).
  */
-import { BillingRatios, PROMPT_OVERHEAD, type RatioTarget } from './billing-ratios.js';
+import { type BillingRatios, PROMPT_OVERHEAD, type RatioTarget } from './billing-ratios.js';
 
 /** Anthropic documents count_tokens as an estimate that may differ slightly from the bill. */
 export const COUNTED_MARGIN = 0.02;

@@ -75,7 +75,10 @@ function promptText(body: Body): string {
 function imageBill(route: string, body: Body): number {
   let total = 0;
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const part = value as Body;
     const source = part['source'] as Body | undefined;

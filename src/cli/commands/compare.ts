@@ -10,6 +10,7 @@ import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { parseCommandArgs } from '../args.js';
+import { JSON_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -23,8 +24,8 @@ export const compareCommand: CommandSpec = {
   summary: 'what moved between two runs on the same cases (per arm, paired by case), and which cases flipped',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('compare', argv, {
-      force: { type: 'boolean' },
-      json: { type: 'boolean' },
+      force: { type: 'boolean', help: 'compare runs on different datasets (on the cases both have)' },
+      json: JSON_OPTION,
     }, USAGE);
     if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
     const [a, b] = positionals.map((dir) => side(findRunDir(dir, { cwd: io.cwd }))) as [RunSide, RunSide];

@@ -2,6 +2,7 @@
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import type { MemoryStore } from '../../memory/store/spec.js';
 import type { Options } from '../args.js';
+import { STORE_OPTION } from '../common-options.js';
 import type { CliIO } from '../io.js';
 
 export const MEMORY_USAGE = `isobudget memory ingest RUN_DIR|ID|latest...        verdicts → skill_candidate / negative_pattern; others → evidence on the candidate's records, or a new learning
@@ -23,5 +24,5 @@ export interface MemoryDeps {
 export type MemoryAction = (argv: string[], io: CliIO, context: { deps: MemoryDeps; open: (path: string | undefined) => MemoryStore }) => Promise<number>;
 
 /** Options every action accepts. */
-export const COMMON = { store: { type: 'string' } } as const satisfies Options;
+export const COMMON = { store: STORE_OPTION } as const satisfies Options;
 

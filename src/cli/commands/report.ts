@@ -8,6 +8,7 @@ import { writeReportFile } from '../../report/html/write-run-report.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdownSummary } from '../../report/markdown-summary.js';
 import { parseCommandArgs } from '../args.js';
+import { JUNIT_OPTION, MARKDOWN_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -20,9 +21,9 @@ export const reportCommand: CommandSpec = {
   summary: 'write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('report', argv, {
-      out: { type: 'string' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
+      out: { type: 'string', value: 'FILE', help: 'write the report here', fallback: 'RUN_DIR/report.html', example: 'report.html' },
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
     }, USAGE);
     const dir = positionals[0];
     if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });

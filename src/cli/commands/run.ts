@@ -9,6 +9,7 @@ import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { wrapToWidth } from '../../report/text-wrap.js';
+import { GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalColumns } from '../io.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
@@ -18,28 +19,27 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
        [--junit FILE] [--no-report] [--pricing FILE]
-isobudget run --resume RUN_DIR|ID|latest
-  --pricing FILE: model → USD per million tokens (YAML/JSON, like the config's pricing:), over the config and the dated defaults.`;
+isobudget run --resume RUN_DIR|ID|latest`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('run', argv, {
-      split: { type: 'string' },
-      out: { type: 'string' },
-      'run-id': { type: 'string' },
-      resume: { type: 'string' },
-      concurrency: { type: 'string' },
-      'allow-overlap': { type: 'boolean' },
-      'sim-latency-scale': { type: 'string' },
-      gate: { type: 'boolean' },
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
-      'no-report': { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      sequential: { type: 'boolean' },
-      pricing: { type: 'string' },
+      split: { type: 'string', value: 'SPLIT', help: 'the split to run: val, test or train', fallback: 'val, else test', example: 'test' },
+      out: RUNS_OUT_OPTION,
+      'run-id': { type: 'string', value: 'ID', help: 'the run\'s id (its directory name)', fallback: 'bf-DATE-TIME-RANDOM', example: 'nightly-42' },
+      resume: { type: 'string', value: 'RUN', help: 'continue an interrupted run (a run directory, an id, its unique start, or latest) with its original options', example: 'latest' },
+      concurrency: { type: 'string', value: 'N', help: 'model calls in flight (over the config\'s concurrency)', fallback: 'the config\'s, else 8', example: '4' },
+      'allow-overlap': { type: 'boolean', help: 'run although train/val/test share cases (the leaks are listed and recorded)' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the simulator\'s latencies (0 answers at once); kept by --resume', fallback: '1', example: '0' },
+      gate: GATE_OPTION,
+      json: { ...JSON_OPTION, help: 'print the verdict as JSON (no progress)' },
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
+      'no-report': NO_REPORT_OPTION,
+      quiet: QUIET_OPTION,
+      sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
+      pricing: PRICING_OPTION,
     }, USAGE);
     if (values.resume !== undefined && values.pricing !== undefined) {
       throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
@@ -48,6 +48,12 @@ export const runCommand: CommandSpec = {
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
     if (values.sequential === true && manifest && !manifest.sequential) {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
+    }
+    if (resumeDir && manifest?.status === 'complete') {
+      // Nothing to do, and nothing touched: not the ledger, not the manifest, not the report.
+      const stream = values.json === true ? io.stderr : io.stdout;
+      stream.write(wrapToWidth(`run ${manifest.run_id} is already complete (${manifest.units_planned} units planned, finished ${manifest.updated_at}): nothing to resume; its ledger and report are unchanged — ${resumeDir}\n`, terminalColumns(stream)));
+      return EXIT.ok;
     }
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
@@ -82,7 +88,14 @@ export const runCommand: CommandSpec = {
         const describe = (a: Manifest['arms'][number]): string => (agent
           ? `${a.arm} (max_tokens/turn ≤ ${started.config.budget.perCaseMaxTokens} of a ${Math.floor(started.config.budget.totalTokensPerCase / a.n)}-token share per path, ${a.binding ? 'B binds' : 'B not binding'})`
           : `${a.arm} (max_tokens/path ${cap(a)}, ${a.nMode})`);
-        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        if (resumeDir) {
+          const recovered = [...started.events].reverse().find((event) => event.message.startsWith('resumed: '));
+          io.stderr.write(fit(`resumed run ${started.run_id}: ${recovered?.message.slice('resumed: '.length) ?? 'recovered'}\n`));
+          const kept = keptOptions(started.run_options, values);
+          if (kept.length > 0) io.stderr.write(fit(`kept the run's options: ${kept.join(', ')}\n`));
+        } else {
+          io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        }
         for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
@@ -99,4 +112,12 @@ export const runCommand: CommandSpec = {
 function parseSplit(value: string): SplitName {
   if (value === 'train' || value === 'val' || value === 'test') return value;
   throw new IsobudgetError('usage', `--split must be train, val or test, got '${value}'`);
+}
+
+/** The recorded options a resume reuses (those not given again on its command line), as flags. */
+function keptOptions(recorded: Manifest['run_options'], flags: { 'sim-latency-scale'?: string | undefined; concurrency?: string | undefined }): string[] {
+  const kept: string[] = [];
+  if (recorded?.sim_latency_scale !== undefined && flags['sim-latency-scale'] === undefined) kept.push(`--sim-latency-scale ${recorded.sim_latency_scale}`);
+  if (recorded?.concurrency !== undefined && flags.concurrency === undefined) kept.push(`--concurrency ${recorded.concurrency}`);
+  return kept;
 }

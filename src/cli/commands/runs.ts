@@ -11,7 +11,8 @@ import { removeRunDir } from '../../ledger/remove-run.js';
 import { listRunDirs } from '../../ledger/run-listing.js';
 import { summarizeRun } from '../../ledger/run-summary.js';
 import { renderRunsTable } from '../../report/runs-table.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
+import { JSON_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -23,8 +24,8 @@ export const runsCommand: CommandSpec = {
   summary: 'list the runs (id, experiment, status, verdict, cases, tokens, cost, age) or remove one (runs rm ID)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('runs', argv, {
-      out: { type: 'string' },
-      json: { type: 'boolean' },
+      out: RUNS_OUT_OPTION,
+      json: { ...JSON_OPTION, help: 'list: print JSON' },
     }, USAGE);
     const [action, ...rest] = positionals;
     const parent = resolve(io.cwd, values.out ?? DEFAULT_RUNS_DIR);
@@ -47,6 +48,6 @@ export const runsCommand: CommandSpec = {
       io.stdout.write(`removed run ${removed.id}${removed.broken ? ` (broken: ${removed.broken})` : ''}: ${removed.dir}${removed.files.length ? ` — ${removed.files.join(', ')}` : ' (it was empty)'}\n`);
       return EXIT.ok;
     }
-    throw new IsobudgetError('usage', `runs: unknown action '${action}'`, { hint: USAGE });
+    throw unknownSubcommand('runs', action, ['list', 'rm'], USAGE);
   },
 };

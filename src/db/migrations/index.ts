@@ -3,5 +3,6 @@
  * folder (`0001-….ts`), is never edited once shipped, and is appended here.
  */
 import type { Migration } from '../spec.js';
+import { GATEWAY_MIGRATION } from './0002-gateway.js';
 
-export const MIGRATIONS: readonly Migration[] = [];
+export const MIGRATIONS: readonly Migration[] = [GATEWAY_MIGRATION];

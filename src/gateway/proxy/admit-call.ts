@@ -5,7 +5,7 @@
  * reservation, or the reply the gateway gives itself.
  */
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
-import type { Admission } from '../budget/key-budgets.js';
+import type { Admission, AdmitRequest } from '../budget/key-budgets.js';
 import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
 import { budgetSpentReply, errorReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
@@ -27,6 +27,8 @@ export interface AdmitInput {
   memoKey: string;
   /** Aborts when the client goes away (made only if the call has to wait). */
   signal: () => AbortSignal;
+  /** The call's id and client session, for stores that keep a row per reservation (Postgres). */
+  call?: AdmitRequest['call'];
 }
 
 export interface Refusal {
@@ -81,7 +83,8 @@ const BACKGROUND_CHARS = 128 * 1024;
  * bound would not fit: then the text is counted before admission.
  */
 function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: BudgetFields, target: RatioTarget, measure: BodyMeasure, extra: number): PromptEstimate | undefined {
-  const remaining = context.budgets.remaining(input.key);
+  // Only a store that knows the key's headroom without a round trip (the embedded one) allows this.
+  const remaining = context.budgets.remaining?.(input.key);
   if (fields.requested === undefined || remaining === undefined) return undefined;
   const estimate = context.estimator.fromCount(target, measure.known, extra + measure.freshBound);
   if (remaining - estimate.tokens < fields.requested * fields.choices) return undefined;
@@ -99,7 +102,7 @@ function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: Bud
 }
 
 function admitWith(context: GatewayContext, input: AdmitInput, fields: BudgetFields, estimate: PromptEstimate, requested: number | undefined): Admitted | Promise<Admitted> {
-  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens: estimate.tokens, signal: input.signal });
+  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens: estimate.tokens, signal: input.signal, call: input.call });
   return 'ok' in decided ? judge(input, decided, requested, estimate) : decided.then((admission) => judge(input, admission, requested, estimate));
 }
 
