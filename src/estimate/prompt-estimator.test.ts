@@ -58,7 +58,7 @@ describe('PromptEstimator', () => {
 });
 
 describe('PromptCountCache', () => {
-  test('one count per prompt; an upstream that cannot count is asked once, then never', async () => {
+  test('one count per prompt; an upstream without the endpoint is asked once, then never', async () => {
     const cache = new PromptCountCache();
     let asked = 0;
     const count = async (): Promise<number> => {
@@ -73,10 +73,21 @@ describe('PromptCountCache', () => {
     expect(asked).toBe(2);
     const failing = async (): Promise<number> => {
       asked += 1;
-      throw new Error('404');
+      throw Object.assign(new Error('Not Found'), { status: 404 });
     };
     expect(await cache.count('b', prompt, failing)).toBeUndefined();
     expect(await cache.count('b', { other: 1 }, failing)).toBeUndefined();
+    expect(asked).toBe(3);
+  });
+
+  test('a failing count (429, a timeout) is tried again, up to three times per base URL', async () => {
+    const cache = new PromptCountCache();
+    let asked = 0;
+    const busy = async (): Promise<number> => {
+      asked += 1;
+      throw Object.assign(new Error('rate limited'), { status: 429 });
+    };
+    for (let i = 0; i < 5; i += 1) expect(await cache.count('c', { prompt: i }, busy)).toBeUndefined();
     expect(asked).toBe(3);
   });
 });
