@@ -65,6 +65,21 @@ describe('body token counts', () => {
     }
   });
 
+  test('a 4 MB body: measured without reading it (a bound of 3 bytes a character), counted in slices', async () => {
+    forgetBodyCounts();
+    const raw = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'plain words and more words '.repeat(150_000) }] });
+    const started = performance.now();
+    const measure = measureBody(raw, 'huge-key');
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(measure.freshBound).toBeGreaterThanOrEqual(Buffer.byteLength(raw));
+    let counted = 0;
+    const stall = await longestStall(async () => {
+      counted = await countBodyTokens(raw, 'huge-key');
+    });
+    expect(counted).toBeGreaterThanOrEqual(countTokens(raw));
+    expect(stall).toBeLessThan(60);
+  });
+
   test.each([
     ['200k letters without a space', 'x'.repeat(200_000)],
     ['1 MB of prose', 'lorem ipsum dolor sit amet, '.repeat(40_000)],

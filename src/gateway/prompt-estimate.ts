@@ -17,6 +17,12 @@ import { cachedCount, chunkEnds, countRanges, forgetChunkCounts, utf8Length } fr
 
 /** Text up to this many characters is counted in one go, uncached. */
 const SMALL_CHARS = 2048;
+/**
+ * Bodies longer than this (characters) are not chunked by content, compared or remembered: one
+ * scan of a 32 MB body would hold the event loop for tens of ms. Their bound is 3 bytes a
+ * UTF-16 unit, and their count, when needed, is taken in fixed slices between ticks.
+ */
+const HUGE_CHARS = 1 << 20;
 /** Keys whose last body is remembered (oldest dropped first). */
 const MEMO_KEYS = 256;
 
@@ -51,6 +57,7 @@ const memos = new Map<string, BodyMemo>();
  */
 export function measureBody(text: string, memoKey?: string): BodyMeasure {
   if (text.length <= SMALL_CHARS) return { text, known: countTokens(text), fresh: [], freshChars: 0, freshBound: 0 };
+  if (text.length > HUGE_CHARS) return hugeBody(text);
   const previous = memoKey === undefined ? undefined : memos.get(memoKey);
   const ends: number[] = [];
   const counts: number[] = [];
@@ -122,6 +129,13 @@ export function countBodyTokens(text: string, memoKey?: string): number | Promis
 export function forgetBodyCounts(): void {
   forgetChunkCounts();
   memos.clear();
+}
+
+/** A huge body: all of it fresh, in fixed 2 K ranges, bounded without reading it. */
+function hugeBody(text: string): BodyMeasure {
+  const fresh: Array<[number, number]> = [];
+  for (let start = 0; start < text.length; start += 2048) fresh.push([start, Math.min(text.length, start + 2048)]);
+  return { text, known: 0, fresh, freshChars: text.length, freshBound: 3 * text.length + fresh.length };
 }
 
 function remember(memoKey: string, memo: BodyMemo): void {
