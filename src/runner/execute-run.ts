@@ -28,6 +28,7 @@ import { replaySequential, type SequentialOutcome } from './sequential-monitor.j
 import { sequentialPlan } from './sequential-plan.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
+import type { GatewayCallRecord } from '../gateway/ledger/gateway-record.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -203,11 +204,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
 }
 
-/** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */
-function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv): Executor & { close?(): Promise<void> } {
+/**
+ * The executor `config.executor` names; `close` ends what it started (the command executor's
+ * gateway). `onGatewayCall` sees each call of a command agent as it finishes (a distributed
+ * worker books it durably before the unit commits).
+ */
+export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv, onGatewayCall?: (record: GatewayCallRecord) => void): Executor & { close?(): Promise<void> } {
   switch (config.executor.type) {
     case 'agent': return agentExecutor(config.executor);
-    case 'command': return commandExecutor(config, config.executor, env);
+    case 'command': return commandExecutor(config, config.executor, env, onGatewayCall);
     default: return chatExecutor();
   }
 }

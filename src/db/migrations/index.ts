@@ -3,5 +3,8 @@
  * folder (`0001-….ts`), is never edited once shipped, and is appended here.
  */
 import type { Migration } from '../spec.js';
+import { RUNS_MIGRATION } from './0001-runs.js';
 
-export const MIGRATIONS: readonly Migration[] = [];
+export const MIGRATIONS: readonly Migration[] = [
+  RUNS_MIGRATION,
+];
