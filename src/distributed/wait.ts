@@ -32,7 +32,7 @@ export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
   try {
     for (;;) {
       if (options.signal?.aborted) return { done: false, reason: 'interrupted' };
-      const fresh = (await db.query<{ id: string; record: ResultRecord }>('SELECT id::text AS id, record FROM results WHERE run_id = $1 AND id > $2 ORDER BY id', [runId, lastId])).rows;
+      const fresh = (await db.query<{ id: string; record: ResultRecord }>('SELECT r.id::text AS id, r.record FROM results r WHERE r.run_id = $1 AND r.id > $2 ORDER BY r.id', [runId, lastId])).rows;
       for (const row of fresh) {
         lastId = Number(row.id);
         if (row.record.total_tokens !== undefined) progress.addSpend(row.record.arm, row.record.total_tokens);
