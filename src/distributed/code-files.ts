@@ -1,6 +1,6 @@
 /**
- * Files a unit needs that are code — tool modules, module scorers, `fixture_dir`, and files
- * the command executor's argv names — must be on every worker at the same path relative to
+ * Files a unit needs that are code — tool modules, module scorers, `fixture_dir`, and project
+ * files the command executor's argv names — must be on every worker at the same path relative to
  * the project root, with the same content. The submitter records each path's sha256; a worker
  * checks them all before its first unit of the run and refuses, naming the path, on any
  * difference. Absolute paths in the stored config are rebased from the submitter's root to
@@ -34,7 +34,8 @@ export function collectCodeFiles(config: ExperimentConfig, root: string): CodeFi
     const configDir = dirname(config.configPath);
     for (const arg of executor.argv) {
       const candidate = arg.split('{{config_dir}}').join(configDir);
-      if (isAbsolute(candidate) && existsSync(candidate) && statSync(candidate).isFile()) paths.add(candidate);
+      // Project files only: an interpreter (/usr/bin/node) is the machine's, not the run's.
+      if (isAbsolute(candidate) && relativeTo(root, candidate) !== undefined && existsSync(candidate) && statSync(candidate).isFile()) paths.add(candidate);
     }
   }
   return [...paths].sort().map((absolute) => {

@@ -12,11 +12,12 @@ import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 import { requireTeamDatabase } from './team-db.js';
 
-const USAGE = `isobudget worker [--db URL] [--concurrency N] [--until-idle] [--root DIR] [--sim-latency-scale X]
+const USAGE = `isobudget worker [--db URL] [--concurrency N] [--until-idle] [--root DIR] [--lease-check S] [--sim-latency-scale X]
   --db URL          the team database (default: $ISOBUDGET_DATABASE_URL)
   --concurrency N   units in flight at once (default 4); calls within them follow the run's concurrency
   --until-idle      exit once no unit is queued, retrying or running anywhere (CI, benches)
   --root DIR        this machine's project root (default: the working directory): the submitter's paths map here
+  --lease-check S   how often (s) expired leases (dead workers' units) are put back in the queue (default 5; one process per interval does it)
   example: isobudget worker --db postgres://ci@db:5432/isobudget --concurrency 8`;
 
 export const workerCommand: CommandSpec = {
@@ -28,7 +29,10 @@ export const workerCommand: CommandSpec = {
       'until-idle': { type: 'boolean' },
       root: { type: 'string' },
       'sim-latency-scale': { type: 'string' },
+      'lease-check': { type: 'string' },
     }, USAGE);
+    const leaseCheck = numberOption('lease-check', values['lease-check']) ?? 5;
+    if (!Number.isInteger(leaseCheck) || leaseCheck < 1) throw new IsobudgetError('usage', `--lease-check must be a whole number of seconds ≥ 1, got '${values['lease-check']}'`, { hint: USAGE });
     if (positionals.length > 0) throw new IsobudgetError('usage', `worker: unexpected argument '${positionals[0]}'`, { hint: USAGE });
     const concurrency = numberOption('concurrency', values.concurrency) ?? 4;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new IsobudgetError('usage', `--concurrency must be a whole number ≥ 1, got '${values.concurrency}'`, { hint: USAGE });
@@ -36,7 +40,7 @@ export const workerCommand: CommandSpec = {
     // A pool per worker: the unit lanes, the call intents of their calls, and the queue's own queries.
     const db = await requireTeamDatabase(values.db, io, 'worker', concurrency * 2 + 4);
     try {
-      const queue = await openJobQueue(db);
+      const queue = await openJobQueue(db, { maintenanceSeconds: leaseCheck });
       try {
         const summary = await runWorker({
           db, queue, concurrency, untilIdle: values['until-idle'] === true, signal: io.signal, env: io.env,
