@@ -1,31 +1,52 @@
 /**
- * `rate_limit` for a whole distributed run, not per worker: the next free request slot of the
- * run is one row in Postgres, taken with one atomic UPDATE (the row lock orders the workers),
- * so N workers together start at most `requests_per_second` requests per second. A 429 with
+ * `rate_limit` for a whole distributed run, not per worker. The run's next free request slot
+ * and its tokens-per-minute bucket are one row in Postgres, each taken with one atomic UPDATE
+ * (the row lock orders the workers), so N workers together keep the config's rates. A 429 with
  * `retry-after` pushes `paused_until` forward: every worker of the run waits it out.
  */
 import type { Database } from '../db/spec.js';
 import { sleep } from '../runner/pool.js';
+import type { RequestLimiter } from '../runner/unit-context.js';
 
-export class SharedRateLimiter {
-  private readonly intervalSeconds: number;
+export interface SharedLimits {
+  /** Requests per second (undefined: not limited). */
+  requestsPerSecond: number | undefined;
+  /** Tokens per minute (undefined: not limited). */
+  tokensPerMinute: number | undefined;
+}
+
+export class SharedRateLimiter implements RequestLimiter {
   private ready: Promise<unknown> | undefined;
 
-  constructor(private readonly db: Database, private readonly runId: string, perSecond: number) {
-    this.intervalSeconds = 1 / perSecond;
-  }
+  constructor(private readonly db: Database, private readonly runId: string, private readonly limits: SharedLimits) {}
 
-  async wait(signal?: AbortSignal): Promise<void> {
-    this.ready ??= this.db.query('INSERT INTO rate_limits (run_id) VALUES ($1) ON CONFLICT DO NOTHING', [this.runId]);
+  async wait(signal?: AbortSignal, tokens?: number): Promise<void> {
+    this.ready ??= this.db.query('INSERT INTO rate_limits (run_id, tokens_available) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.runId, this.limits.tokensPerMinute ?? 0]);
     await this.ready;
-    const { rows } = await this.db.query<{ wait_ms: number }>(
+    // Paced or not, a request never starts inside a pause another worker's 429 set.
+    const interval = this.limits.requestsPerSecond === undefined ? 0 : 1 / this.limits.requestsPerSecond;
+    const slot = interval === 0
+      // Unpaced: a read, no row lock — only a pause holds the request back.
+      ? await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])
+      : await this.db.query<{ wait_ms: number }>(
       `UPDATE rate_limits SET next_request_at = GREATEST(next_request_at, clock_timestamp(), paused_until) + make_interval(secs => $2)
        WHERE run_id = $1
        RETURNING (EXTRACT(EPOCH FROM (next_request_at - make_interval(secs => $2) - clock_timestamp())) * 1000)::float8 AS wait_ms`,
-      [this.runId, this.intervalSeconds],
+      [this.runId, interval],
     );
-    const delay = rows[0]?.wait_ms ?? 0;
+    const delay = slot.rows[0]?.wait_ms ?? 0;
     if (delay > 0) await sleep(delay, signal);
+    const perMinute = this.limits.tokensPerMinute;
+    if (perMinute === undefined || tokens === undefined) return;
+    const bucket = await this.db.query<{ available: number }>(
+      `UPDATE rate_limits SET
+         tokens_available = LEAST($2::float8, tokens_available + EXTRACT(EPOCH FROM (clock_timestamp() - tokens_refilled_at)) * $2::float8 / 60) - $3::float8,
+         tokens_refilled_at = clock_timestamp()
+       WHERE run_id = $1 RETURNING tokens_available::float8 AS available`,
+      [this.runId, perMinute, tokens],
+    );
+    const available = bucket.rows[0]?.available ?? 0;
+    if (available < 0) await sleep((-available / perMinute) * 60_000, signal);
   }
 
   /** The provider said 429, retry after `ms`: no worker of this run starts a request before then. */

@@ -34,7 +34,7 @@ export class UnitLedger {
   async startCall(start: CallStart): Promise<string> {
     this.sequence += 1;
     const callId = `${this.attempt.attemptId}-${this.sequence}`;
-    const intent = unknownOutcomeRecord({ schema_version: LEDGER_SCHEMA_VERSION, kind: 'call_start', call_id: callId, ...start, ts: new Date().toISOString() });
+    const intent = unknownOutcomeRecord({ schema_version: LEDGER_SCHEMA_VERSION, kind: 'call_start', ...start, call_id: callId, ts: new Date().toISOString() });
     await insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(intent, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT);
     return callId;
   }

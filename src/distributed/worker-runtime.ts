@@ -75,7 +75,8 @@ export async function openRunRuntime(row: RunRow, options: RuntimeOptions): Prom
     provider,
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
-    limiter: config.rateLimit === undefined ? undefined : new SharedRateLimiter(options.db, row.run_id, config.rateLimit),
+    // Always on: even a run without rate_limit honours a 429's retry-after across its workers.
+    limiter: new SharedRateLimiter(options.db, row.run_id, { requestsPerSecond: config.rateLimit, tokensPerMinute: config.tokenRateLimit }),
     promptExact: provider.protocol === 'sim',
     nativeN: { enabled: config.nMode === 'native' },
     signal: options.signal,

@@ -41,7 +41,7 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
       budget.release(reservation);
       throw run.signal.reason;
     }
-    if (run.limiter) await run.limiter.wait(run.signal);
+    if (run.limiter) await run.limiter.wait(run.signal, reservation);
     const started = performance.now();
     let outcome: GenerateResult | ProviderError;
     await run.pool.acquire();

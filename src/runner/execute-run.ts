@@ -22,7 +22,8 @@ import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
 import { createUnitContext, runUnit, type UnitServices } from './run-unit.js';
-import type { Executor, RunContext } from './unit-context.js';
+import type { Executor, RequestLimiter, RunContext } from './unit-context.js';
+import { TokenBucket } from './token-bucket.js';
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
 import { sequentialPlan } from './sequential-plan.js';
@@ -112,7 +113,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     provider,
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
-    limiter: config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit),
+    limiter: runLimiter(config),
     promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
     nativeN: { enabled: config.nMode === 'native' },
     signal: abort.signal,
@@ -215,6 +216,19 @@ export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv,
     case 'command': return commandExecutor(config, config.executor, env, onGatewayCall);
     default: return chatExecutor();
   }
+}
+
+/** `rate_limit` of an embedded run: request pacing and a tokens-per-minute bucket, in this process. */
+function runLimiter(config: ExperimentConfig): RequestLimiter | undefined {
+  if (config.rateLimit === undefined && config.tokenRateLimit === undefined) return undefined;
+  const requests = config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit);
+  const tokens = config.tokenRateLimit === undefined ? undefined : new TokenBucket(config.tokenRateLimit);
+  return {
+    async wait(signal, reserved) {
+      await requests?.wait(signal);
+      if (tokens && reserved !== undefined) await tokens.take(reserved, signal);
+    },
+  };
 }
 
 function makeRedactor(secrets: string[]): (line: string) => string {

@@ -62,6 +62,6 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
  * and rate limit), so a run can be resumed with other throughput settings.
  */
 export function configHash(config: ExperimentConfig): string {
-  const { configPath: _where, concurrency: _concurrency, rateLimit: _rate, ...rest } = config;
+  const { configPath: _where, concurrency: _concurrency, rateLimit: _rate, tokenRateLimit: _tokenRate, ...rest } = config;
   return sha256(stableStringify(rest));
 }

@@ -10,7 +10,8 @@ import type { Semaphore } from './pool.js';
 
 /** Paces request starts; `pause` (a 429 with retry-after) holds back every request of the run. */
 export interface RequestLimiter {
-  wait(signal?: AbortSignal): Promise<void>;
+  /** `tokens`: the most this request can bill (for tokens_per_minute). */
+  wait(signal?: AbortSignal, tokens?: number): Promise<void>;
   pause?(ms: number): Promise<void>;
 }
 

@@ -95,8 +95,8 @@ CREATE TABLE results (
 CREATE TABLE rate_limits (
   run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE,
   next_request_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-  tokens_window_start TIMESTAMPTZ NOT NULL DEFAULT now(),
-  tokens_in_window BIGINT NOT NULL DEFAULT 0,
+  tokens_available DOUBLE PRECISION NOT NULL DEFAULT 0,
+  tokens_refilled_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   paused_until TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE TABLE memory_records (
