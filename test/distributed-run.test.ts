@@ -81,6 +81,23 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     expect(manifest.status).toBe('complete');
     const listed = await runCli(['runs', 'list', '--db', schema.url, '--json'], { cwd: dir });
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'dist', status: 'complete', committed: a.size, units: a.size })]);
+
+    // Team reads: from another folder (no local copy), the database answers.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'isobudget-reader-'));
+    const analyzed = await runCli(['analyze', 'dist', '--db', schema.url, '--json'], { cwd: elsewhere });
+    expect(analyzed.code, analyzed.stderr).toBe(0);
+    expect(outcome(analyzed.stdout)).toEqual(outcome(waited.stdout));
+    const compared = await runCli(['compare', 'dist', 'dist', '--db', schema.url, '--json'], { cwd: elsewhere });
+    expect(compared.code, compared.stderr).toBe(0);
+    const ingested = await runCli(['memory', 'ingest', join(dir, 'runs', 'dist'), '--db', schema.url], { cwd: elsewhere });
+    expect(ingested.code, ingested.stderr).toBe(0);
+    const searched = await runCli(['memory', 'search', '--db', schema.url, '--json'], { cwd: elsewhere });
+    expect(JSON.parse(searched.stdout)).toEqual([expect.objectContaining({ type: 'skill_candidate', source_run: 'dist' })]);
+    expect((await runCli(['review', '--list', '--db', schema.url], { cwd: elsewhere })).code).toBe(0);
+    expect((await runCli(['gate', '--list', '--db', schema.url], { cwd: elsewhere })).code).toBe(0);
+    const audited = await runCli(['audit', '--db', schema.url, '--json'], { cwd: elsewhere });
+    expect(audited.code, audited.stderr).toBe(0);
+    expect(JSON.parse(audited.stdout).sources).toEqual(expect.objectContaining({ runs: 1, tasks: a.size }));
   });
 
   test('a worker whose copy of a code file differs refuses, naming the path', async () => {

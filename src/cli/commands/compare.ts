@@ -12,8 +12,11 @@ import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
+import type { CliIO } from '../io.js';
+import { requireTeamDatabase } from './team-db.js';
+import { resolve } from 'node:path';
 
-const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json]   (each: a run directory, a run id or its unique start, or latest)
+const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json] [--db URL]   (each: a run directory, a run id or its unique start, or latest; with --db: run ids in the team database)
   per arm: product pass rate (paired by case, with CI and McNemar p), pass@1, pass@N,
   tokens per case and per success, p95 latency, and the cases that flipped; both verdicts;
   the settings that changed. The runs must have the same split and dataset hashes
@@ -25,9 +28,10 @@ export const compareCommand: CommandSpec = {
     const { values, positionals } = parseCommandArgs('compare', argv, {
       force: { type: 'boolean' },
       json: { type: 'boolean' },
+      db: { type: 'string' },
     }, USAGE);
     if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
-    const [a, b] = positionals.map((dir) => side(findRunDir(dir, { cwd: io.cwd }))) as [RunSide, RunSide];
+    const [a, b] = values.db !== undefined ? await sidesFromDatabase(values.db, positionals, io) : positionals.map((dir) => side(findRunDir(dir, { cwd: io.cwd }))) as [RunSide, RunSide];
     const datasets = checkDatasets(a.manifest, b.manifest);
     if (!datasets.same && values.force !== true) {
       const detail = datasets.differences.map((d) => `${d.name}: ${d.a ?? '(none)'} vs ${d.b ?? '(none)'}`).join('; ');
@@ -38,6 +42,21 @@ export const compareCommand: CommandSpec = {
     return EXIT.ok;
   },
 };
+
+/** `--db URL`: both runs from the team database (their verdicts decided now, nothing written). */
+async function sidesFromDatabase(url: string, ids: readonly string[], io: CliIO): Promise<[RunSide, RunSide]> {
+  const db = await requireTeamDatabase(url, io, 'compare', 4);
+  try {
+    const { loadRunFromDatabase } = await import('../../distributed/team-reads.js');
+    const load = async (id: string): Promise<RunSide> => {
+      const run = await loadRunFromDatabase(db, id, resolve(io.cwd, 'runs'));
+      return { dir: run.dir, manifest: run.manifest, results: run.results, verdict: verdictForRun(run.dir, undefined, false, {}, run) };
+    };
+    return [await load(ids[0]!), await load(ids[1]!)];
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
 
 function side(dir: string): RunSide {
   const run = loadRun(dir);

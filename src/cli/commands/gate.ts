@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { runGate } from '../../gates/run-gate.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
+import type { MemoryStore } from '../../memory/store/spec.js';
 import type { GateLayerResult, GateRun } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import type { VerdictName } from '../../verdict/record.js';
@@ -19,8 +20,8 @@ import type { CommandSpec } from './spec.js';
 export const AWAITING_REVIEW = EXIT.awaitingReview;
 
 const USAGE = `isobudget gate EXPERIMENT.yaml [--baseline-config BASE.yaml] [--auto-confirm] [--max-test-uses N]
-       [--contamination-min-chars N] [--out runs] [--store PATH] [--json]
-isobudget gate --list | --show GATE_ID [--json]
+       [--contamination-min-chars N] [--out runs] [--store PATH | --db URL] [--json]
+isobudget gate --list | --show GATE_ID [--json] [--store PATH | --db URL]
 CANDIDATE = EXPERIMENT.yaml: its candidate variant (a skill file) is the candidate; screen it on val
 and \`isobudget memory ingest\` the run first — the gate runs the test split itself.
 exit codes: 0 passed (promoted), 10 a layer failed, 11 regression, ${AWAITING_REVIEW} awaiting human review, 2 bad input`;
@@ -37,8 +38,7 @@ function exitCodeOf(gate: GateRun, verdict: VerdictName | undefined): number {
   return verdict === 'regression' ? EXIT.regression : EXIT.notPromotable;
 }
 
-async function showGates(io: CliIO, storePath: string, id: string | undefined, json: boolean): Promise<number> {
-  const store = openMemoryStore(storePath, io.cwd);
+async function showGates(store: MemoryStore, id: string | undefined, json: boolean, io: CliIO): Promise<number> {
   try {
     const gates = id === undefined ? await store.listGates() : [await store.getGate(id)].filter((g): g is GateRun => g !== undefined);
     if (id !== undefined && gates.length === 0) throw new IsobudgetError('not_found', `no gate ${id}`, { hint: 'isobudget gate --list' });
@@ -62,15 +62,15 @@ export const gateCommand: CommandSpec = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gate', argv, {
       'baseline-config': { type: 'string' }, 'auto-confirm': { type: 'boolean' }, 'max-test-uses': { type: 'string' }, 'contamination-min-chars': { type: 'string' },
-      out: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' },
+      out: { type: 'string' }, store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' },
     }, USAGE);
-    const storePath = values.store ?? DEFAULT_STORE_PATH;
-    if (values.list || values.show !== undefined) return showGates(io, storePath, values.show, values.json === true);
+    const open = await governanceStoreOpener(argv, io, 'gate');
+    if (values.list || values.show !== undefined) return showGates(open(values.store), values.show, values.json === true, io);
     const configArg = positionals[0];
     if (!configArg) throw new IsobudgetError('usage', 'gate: pass the EXPERIMENT.yaml whose candidate variant is the candidate', { hint: USAGE });
     const maxTestUses = intOption('max-test-uses', values['max-test-uses']);
     const minChars = intOption('contamination-min-chars', values['contamination-min-chars']);
-    const store = openMemoryStore(storePath, io.cwd);
+    const store = open(values.store);
     try {
       const outcome = await runGate({
         configPath: resolve(io.cwd, configArg),

@@ -14,7 +14,7 @@ isobudget memory decay [--apply]
 isobudget memory rollback MEMORY_ID [--to VERSION] [--note TEXT] [--reviewer NAME] [--skills DIR]
 isobudget memory retire MEMORY_ID [--note TEXT] [--reviewer NAME]
 isobudget memory config [--half-life-days N] [--retire-below X] [--freeze-below X] [--penalty X] [--learning-weight X]
-every action takes --store PATH (default ${DEFAULT_STORE_PATH})`;
+every action takes --store PATH (default ${DEFAULT_STORE_PATH}) or --db URL (the team database; default with $ISOBUDGET_DATABASE_URL)`;
 
 export interface MemoryDeps {
   now: () => Date;
@@ -23,5 +23,6 @@ export interface MemoryDeps {
 export type MemoryAction = (argv: string[], io: CliIO, context: { deps: MemoryDeps; open: (path: string | undefined) => MemoryStore }) => Promise<number>;
 
 /** Options every action accepts. */
-export const COMMON = { store: { type: 'string' } } as const satisfies Options;
+/** `--db URL`: the team database's store instead of the SQLite file (see governanceStoreOpener). */
+export const COMMON = { store: { type: 'string' }, db: { type: 'string' } } as const satisfies Options;
 

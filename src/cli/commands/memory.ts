@@ -9,7 +9,7 @@ import { findRunDir } from '../../ledger/find-run.js';
 import { importLearnings, provenanceFromRun } from '../../memory/import-learnings.js';
 import { ingestRunDir, loadRunForMemory } from '../../memory/ingest-run.js';
 import type { Provenance } from '../../memory/record.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
 import type { MemoryStore } from '../../memory/store/spec.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -75,7 +75,7 @@ export function createMemoryCommand(deps: MemoryDeps): CommandSpec {
       }
       const run = actions[action];
       if (!run) throw new IsobudgetError('usage', `memory: unknown action '${action}'`, { hint: MEMORY_USAGE });
-      const open = (path: string | undefined): MemoryStore => openMemoryStore(path ?? DEFAULT_STORE_PATH, io.cwd);
+      const open = await governanceStoreOpener(rest, io, `memory ${action}`);
       return run(rest, io, { deps, open });
     },
   };

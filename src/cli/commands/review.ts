@@ -6,7 +6,8 @@
  */
 import { IsobudgetError } from '../../core/errors.js';
 import { listConflicts } from '../../memory/conflicts.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
+import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import type { Decision } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import { reviewInteractively } from '../../review/interactive.js';
@@ -19,7 +20,7 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget review [--reviewer NAME] [--interactive]      a card at a time (default in a terminal)
 isobudget review --list [--all] [--json]                 print the waiting cards (--all: decided ones too)
 isobudget review --decide ID=approve|reject|defer [--decide …] [--note TEXT] [--reviewer NAME]
-every form takes --store PATH (default ${DEFAULT_STORE_PATH})`;
+every form takes --store PATH (default ${DEFAULT_STORE_PATH}) or --db URL (the team database; default with $ISOBUDGET_DATABASE_URL)`;
 
 const DECISIONS: readonly Decision[] = ['approve', 'reject', 'defer'];
 
@@ -42,11 +43,11 @@ export function createReviewCommand(deps: ReviewDeps): CommandSpec {
     async run(argv, io) {
       const { values } = parseCommandArgs('review', argv, {
         decide: { type: 'string', multiple: true }, note: { type: 'string' }, reviewer: { type: 'string' }, list: { type: 'boolean' }, all: { type: 'boolean' },
-        json: { type: 'boolean' }, interactive: { type: 'boolean' }, store: { type: 'string' },
+        json: { type: 'boolean' }, interactive: { type: 'boolean' }, store: { type: 'string' }, db: { type: 'string' },
       }, USAGE);
       const decisions = (values.decide ?? []).map(parseDecide);
       const reviewer = values.reviewer ?? defaultReviewer();
-      const store = openMemoryStore(values.store ?? DEFAULT_STORE_PATH, io.cwd);
+      const store = (await governanceStoreOpener(argv, io, 'review'))(values.store);
       try {
         if (decisions.length > 0) {
           for (const { id, decision } of decisions) {
