@@ -71,6 +71,10 @@ const OTHERS = [
   { name: 'sequential-calibration', script: 'sequential-calibration.mjs', args: [], onlyWhenNamed: true },
   // 10,000 mutations of each example YAML, a dataset line and a seed-ledger line (issue 11).
   { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
+  // Team scale on PostgreSQL (issue 13; need a server, see bench/support/team-db.mjs).
+  { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
+  { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },
+  { name: 'distributed-kill', script: 'distributed-kill.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );
