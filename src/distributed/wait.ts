@@ -21,6 +21,9 @@ export interface WaitOptions {
   pollMs?: number;
 }
 
+/** How far back each poll looks for late commits (result ids). */
+const LOOK_BACK = 1000;
+
 export type WaitOutcome = { done: true; units: number } | { done: false; reason: string };
 
 export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
@@ -28,13 +31,21 @@ export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
   const run = await requireRun(db, runId);
   const already = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM units WHERE run_id = $1 AND state = 'committed'`, [runId])).rows[0]?.n ?? 0;
   const progress = new Progress({ total: run.units_planned - already, sink: options.progress, arms: armsFor(run.manifest.config.budget.bestOfN) });
-  let lastId = Number((await db.query<{ id: string }>('SELECT COALESCE(max(id), 0)::text AS id FROM results WHERE run_id = $1', [runId])).rows[0]?.id ?? 0);
+  // Results committed before this wait started are not progress of this wait.
+  const floor = Number((await db.query<{ id: string }>('SELECT COALESCE(max(id), 0)::text AS id FROM results WHERE run_id = $1', [runId])).rows[0]?.id ?? 0);
+  let lastId = floor;
+  const seen = new Set<number>();
   try {
     for (;;) {
       if (options.signal?.aborted) return { done: false, reason: 'interrupted' };
-      const fresh = (await db.query<{ id: string; record: ResultRecord }>('SELECT r.id::text AS id, r.record FROM results r WHERE r.run_id = $1 AND r.id > $2 ORDER BY r.id', [runId, lastId])).rows;
+      // Ids are taken at insert and seen at commit: a unit committed late can carry an id below
+      // one already seen, so each poll looks back a window and skips what it has counted.
+      const fresh = (await db.query<{ id: string; record: ResultRecord }>('SELECT r.id::text AS id, r.record FROM results r WHERE r.run_id = $1 AND r.id > $2 ORDER BY r.id', [runId, lastId - LOOK_BACK])).rows;
       for (const row of fresh) {
-        lastId = Number(row.id);
+        const id = Number(row.id);
+        if (id <= floor || seen.has(id)) continue;
+        seen.add(id);
+        lastId = Math.max(lastId, id);
         if (row.record.total_tokens !== undefined) progress.addSpend(row.record.arm, row.record.total_tokens);
         progress.unitDone(row.record);
       }
