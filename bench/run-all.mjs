@@ -75,6 +75,7 @@ const OTHERS = [
   { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },
   { name: 'distributed-kill', script: 'distributed-kill.mjs', args: [] },
+  { name: 'distributed-equivalence', script: 'distributed-equivalence.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );
