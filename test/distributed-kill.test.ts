@@ -61,7 +61,7 @@ describe.skipIf(skip)('kill -9 of a distributed worker', () => {
       expect((await doomed).signal).toBe('SIGKILL');
       const workers = [1, 2].map(() => runCli(['worker', '--db', schema.url, '--until-idle', '--concurrency', '3', '--lease-check', '1'], { cwd: dir }));
       const waited = await runCli(['runs', 'wait', runId, '--db', schema.url, '--json'], { cwd: dir });
-      for (const worker of await Promise.all(workers)) expect(worker.code).toBe(0);
+      for (const worker of await Promise.all(workers)) expect(worker.code, worker.stderr).toBe(0);
       expect(waited.code, waited.stderr).toBe(0);
       const planned = (await client.query<{ n: number }>('SELECT units_planned AS n FROM runs WHERE run_id = $1', [runId])).rows[0]!.n;
       const keys = (await client.query<{ k: string }>('SELECT split || case_id || arm || epoch AS k FROM results WHERE run_id = $1', [runId])).rows.map((r) => r.k);

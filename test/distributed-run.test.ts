@@ -61,13 +61,13 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     const val = join(dir, 'date-parser', 'data', 'val.jsonl');
     writeFileSync(val, `${readFileSync(val, 'utf8').trim().split('\n').slice(0, 30).join('\n')}\n`);
     const embedded = await runCli(['run', 'date-parser/experiment.yaml', '--run-id', 'emb', '--json', '--no-report'], { cwd: dir });
-    expect(embedded.code).toBe(0);
+    expect(embedded.code, embedded.stderr).toBe(0);
     const submitted = await runCli(['run', 'date-parser/experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'dist'], { cwd: dir });
-    expect(submitted.stdout.trim()).toBe('dist');
+    expect(submitted.stdout.trim(), submitted.stderr).toBe('dist');
     const workers = [1, 2, 3].map(() => runCli(['worker', '--db', schema.url, '--until-idle', '--concurrency', '3'], { cwd: dir }));
     const waited = await runCli(['runs', 'wait', 'dist', '--db', schema.url, '--json'], { cwd: dir });
-    for (const worker of await Promise.all(workers)) expect(worker.code).toBe(0);
-    expect(waited.code).toBe(0);
+    for (const worker of await Promise.all(workers)) expect(worker.code, worker.stderr).toBe(0);
+    expect(waited.code, waited.stderr).toBe(0);
     const a = results(join(dir, 'runs', 'emb', 'results.jsonl'));
     const b = results(join(dir, 'runs', 'dist', 'results.jsonl'));
     expect(b.size).toBe(a.size);
