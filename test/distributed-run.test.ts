@@ -89,7 +89,7 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     expect(outcome(analyzed.stdout)).toEqual(outcome(waited.stdout));
     const compared = await runCli(['compare', 'dist', 'dist', '--db', schema.url, '--json'], { cwd: elsewhere });
     expect(compared.code, compared.stderr).toBe(0);
-    const ingested = await runCli(['memory', 'ingest', join(dir, 'runs', 'dist'), '--db', schema.url], { cwd: elsewhere });
+    const ingested = await runCli(['memory', 'ingest', 'dist', '--db', schema.url], { cwd: elsewhere });
     expect(ingested.code, ingested.stderr).toBe(0);
     const searched = await runCli(['memory', 'search', '--db', schema.url, '--json'], { cwd: elsewhere });
     expect(JSON.parse(searched.stdout)).toEqual([expect.objectContaining({ type: 'skill_candidate', source_run: 'dist' })]);
