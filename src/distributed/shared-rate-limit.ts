@@ -23,19 +23,18 @@ export class SharedRateLimiter implements RequestLimiter {
   async wait(signal?: AbortSignal, tokens?: number): Promise<void> {
     this.ready ??= this.db.query('INSERT INTO rate_limits (run_id, tokens_available) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.runId, this.limits.tokensPerMinute ?? 0]);
     await this.ready;
-    // Paced or not, a request never starts inside a pause another worker's 429 set.
+    // Paced or not, a request never starts inside a pause another worker's 429 set — also one
+    // that was set while this request slept toward its slot: then it takes a fresh slot after it.
     const interval = this.limits.requestsPerSecond === undefined ? 0 : 1 / this.limits.requestsPerSecond;
-    const slot = interval === 0
-      // Unpaced: a read, no row lock — only a pause holds the request back.
-      ? await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])
-      : await this.db.query<{ wait_ms: number }>(
-      `UPDATE rate_limits SET next_request_at = GREATEST(next_request_at, clock_timestamp(), paused_until) + make_interval(secs => $2)
-       WHERE run_id = $1
-       RETURNING (EXTRACT(EPOCH FROM (next_request_at - make_interval(secs => $2) - clock_timestamp())) * 1000)::float8 AS wait_ms`,
-      [this.runId, interval],
-    );
-    const delay = slot.rows[0]?.wait_ms ?? 0;
-    if (delay > 0) await sleep(delay, signal);
+    for (;;) {
+      const delay = await this.slot(interval);
+      // The slot was taken after any pause then set (the UPDATE reads paused_until): go now.
+      if (delay <= 0) break;
+      await sleep(delay, signal);
+      const paused = (await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])).rows[0]?.wait_ms ?? 0;
+      if (paused <= 0) break;
+      await sleep(paused, signal);
+    }
     const perMinute = this.limits.tokensPerMinute;
     if (perMinute === undefined || tokens === undefined) return;
     const bucket = await this.db.query<{ available: number }>(
@@ -47,6 +46,20 @@ export class SharedRateLimiter implements RequestLimiter {
     );
     const available = bucket.rows[0]?.available ?? 0;
     if (available < 0) await sleep((-available / perMinute) * 60_000, signal);
+  }
+
+  /** Takes the run's next request slot; returns how long to wait for it (ms). Unpaced: only a pause delays. */
+  private async slot(interval: number): Promise<number> {
+    if (interval === 0) {
+      return (await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])).rows[0]?.wait_ms ?? 0;
+    }
+    const { rows } = await this.db.query<{ wait_ms: number }>(
+      `UPDATE rate_limits SET next_request_at = GREATEST(next_request_at, clock_timestamp(), paused_until) + make_interval(secs => $2)
+       WHERE run_id = $1
+       RETURNING (EXTRACT(EPOCH FROM (next_request_at - make_interval(secs => $2) - clock_timestamp())) * 1000)::float8 AS wait_ms`,
+      [this.runId, interval],
+    );
+    return rows[0]?.wait_ms ?? 0;
   }
 
   /** The provider said 429, retry after `ms`: no worker of this run starts a request before then. */
