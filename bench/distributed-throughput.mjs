@@ -5,7 +5,7 @@
  * `isobudget worker` processes. Wall time is from submission to the last unit committed
  * (`runs wait`), so it includes queueing, the per-call intent rows and each unit's commit.
  *
- *   node bench/distributed-throughput.mjs [--cases 200] [--workers 1,2,4] [--concurrency 4]
+ *   node bench/distributed-throughput.mjs [--cases 300] [--workers 1,2,4] [--concurrency 4]
  *
  * Writes bench/out/distributed-throughput.json.
  */
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { arithmeticExperiment, BIN, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
 
-const { values } = parseArgs({ options: { cases: { type: 'string', default: '200' }, workers: { type: 'string', default: '1,2,4' }, concurrency: { type: 'string', default: '4' } } });
+const { values } = parseArgs({ options: { cases: { type: 'string', default: '300' }, workers: { type: 'string', default: '1,2,4' }, concurrency: { type: 'string', default: '4' } } });
 const cases = Number(values.cases);
 const concurrency = Number(values.concurrency);
 
