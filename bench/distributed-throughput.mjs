@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { arithmeticExperiment, BIN, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { arithmeticExperiment, BIN, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
 
 const { values } = parseArgs({ options: { cases: { type: 'string', default: '300' }, workers: { type: 'string', default: '1,2,4' }, concurrency: { type: 'string', default: '4' } } });
 const cases = Number(values.cases);

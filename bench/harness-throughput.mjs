@@ -135,7 +135,7 @@ function writeExperiment(cases) {
   const dir = mkdtempSync(join(tmpdir(), 'isobudget-bench-'));
   mkdirSync(join(dir, 'data'));
   mkdirSync(join(dir, 'skills'));
-  writeFileSync(join(dir, 'data', 'val.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  writeFileSync(join(dir, 'data', 'val.jsonl'), `${cases.map((c) => JSON.stringify(c)).join('\n')}\n`);
   writeFileSync(join(dir, 'skills', 'baseline.md'), '---\nname: python\ndescription: bench\nversion: 1\n---\nWrite a Python function that solves the task. Reply with code only.\n');
   writeFileSync(join(dir, 'skills', 'candidate.md'), '---\nname: python\ndescription: bench\nversion: 2\n---\nWrite a Python function that solves the task. Explain thoroughly, step by step, then give the code.\n');
   const yaml = [

@@ -67,6 +67,10 @@ const OTHERS = [
   // and the client, which in use run elsewhere (the model) or beside it (the agent).
   { name: 'gateway-overhead-pinned', script: 'gateway-overhead.mjs', args: ['--pin'] },
   { name: 'report-open', script: 'report-open.mjs', args: [] },
+  // Gateway replicas on Postgres (per-call and leased budgets) vs the embedded gateway, 500 req/s (skips without a server).
+  { name: 'gateway-replicas', script: 'gateway-replicas.mjs', args: [] },
+  // 10 trials of kill -9 of one of three replicas at a random moment of 150 calls on a 20,000-token key.
+  { name: 'gateway-replicas-kill', script: 'gateway-replicas-kill.mjs', args: [] },
   // Sequential screening against the fixed run, by simulation (minutes: only with --only sequential-calibration).
   { name: 'sequential-calibration', script: 'sequential-calibration.mjs', args: [], onlyWhenNamed: true },
   // 10,000 mutations of each example YAML, a dataset line and a seed-ledger line (issue 11).

@@ -367,7 +367,7 @@ function main() {
         make: (category) => example.make(random, category, split), used, random,
       });
       const file = join(ROOT, example.name, 'data', `${split}.jsonl`);
-      const text = rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
+      const text = `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
       const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
       if (current === text) return;
       if (check) {

@@ -94,3 +94,18 @@ describe('isobudget datasets add-failures', () => {
     expect(readFileSync(join(dir, 'data', 'val.jsonl'), 'utf8')).toBe(val);
   });
 });
+
+test('a split read as CSV (or through datasets.fields) is refused before anything is written: appended JSONL would corrupt it', async () => {
+  const dir = copyExample();
+  const eventsFile = join(dir, 'events.jsonl');
+  writeFileSync(eventsFile, events(dir));
+  const rows = readFileSync(join(dir, 'data', 'test.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; input: string; expected: string });
+  const csvText = `id,input,expected\n${rows.map((r) => `${r.id},"${r.input}",${r.expected}`).join('\n')}\n`;
+  writeFileSync(join(dir, 'data', 'test.csv'), csvText);
+  const config = join(dir, 'experiment.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8').replace('data/test.jsonl', 'data/test.csv'));
+  const result = await runCli(['datasets', 'add-failures', eventsFile, '--experiment', config]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/experiment\.yaml(:\d+)?: datasets\.test: datasets\.test is not plain JSONL: add-failures appends JSONL rows/);
+  expect(readFileSync(join(dir, 'data', 'test.csv'), 'utf8')).toBe(csvText);
+});

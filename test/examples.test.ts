@@ -39,8 +39,8 @@ describe.concurrent('examples end with their verdicts', () => {
       // The raw judge gain is length gaming: it vanishes (CI crosses 0) at equal length.
       const lengthGaming = verdict.attribution?.findings.find((f) => f.detector === 'length_gaming');
       expect(lengthGaming?.flagged).toBe(true);
-      expect((lengthGaming?.evidence.raw_judge_delta_ci as [number, number])[0]).toBeGreaterThan(0);
-      expect((lengthGaming?.evidence.length_controlled_ci as [number, number])[0]).toBeLessThanOrEqual(0);
+      expect((lengthGaming?.evidence.raw_judge_delta_ci as [number, number] | undefined)?.[0]).toBeGreaterThan(0);
+      expect((lengthGaming?.evidence.length_controlled_ci as [number, number] | undefined)?.[0]).toBeLessThanOrEqual(0);
       expect(verdict.verdict).not.toBe('real_evolution');
     }
     if (name === 'search-leak') {

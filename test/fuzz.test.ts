@@ -96,7 +96,7 @@ function hostileCorpus(): Array<{ name: string; argv: string[]; inProcess?: bool
   closeSync(fd);
   const nonUtf8 = Buffer.concat([Buffer.from('{"id":"a","input":"caf'), Buffer.from([0xe9]), Buffer.from('","expected":"x"}\n')]);
   const protoRows = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'].map((id) => JSON.stringify({ id, input: 'What is 1 + 1?', expected: '2', category: id, metadata: { __proto__: { polluted: true } } }).replace('"metadata":{}', '"metadata":{"__proto__":{"polluted":true}}'));
-  const surrogateRows = [String.raw`{"id":"lone-\ud800","input":"What is 1 + 1?","expected":"2","category":"c-\udc00"}`, String.raw`{"id":"ok","input":"What is 2 + 2?","expected":"4"}`];
+  const surrogateRows = [String.raw`{"id":"lone-\ud800","input":"What is 1 + 1?","expected":"2","category":"c-\udc00"}`, '{"id":"ok","input":"What is 2 + 2?","expected":"4"}'];
   const escRows = [JSON.stringify({ id: `esc-${ESC}`, input: `Say ${ESC}`, expected: ESC, category: `cat-${ESC}` }), JSON.stringify({ id: 'plain', input: 'What is 2 + 2?', expected: '4' })];
   return [
     { name: 'alias bomb as config', argv: ['validate', file('bomb.yaml', `experiment: x\n${BOMB}\n`)] },

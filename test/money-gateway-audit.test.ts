@@ -20,7 +20,7 @@ const NOW = new Date();
 
 function call(model: string, run: string, prompt: number | undefined, completion: number | undefined, cached = 0): GatewayCallRecord {
   return buildGatewayRecord(
-    { keyId: 'ibk-test', tags: { run, arm: 'candidate_single', case: `c-${prompt}` }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'https://api.anthropic.com', model, stream: false, attempt: 1 },
+    { keyId: 'ibk-test', callId: undefined, tags: { run, arm: 'candidate_single', case: `c-${prompt}` }, sessionId: 's1', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'https://api.anthropic.com', model, stream: false, attempt: 1 },
     { usage: prompt === undefined ? makeUsage({}) : makeUsage({ inputTokens: prompt, outputTokens: completion, cachedTokens: cached }), finish: finishReason('stop', 'end_turn'), maxTokens: 1000, requestedMaxTokens: 1000, ttfbMs: 5, gatewayMs: 0.5, status: 200, error: undefined, note: undefined },
     20,
     NOW,

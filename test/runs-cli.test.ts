@@ -115,8 +115,9 @@ describe('every command that takes a run directory takes latest and a unique id 
     expect(first.code, first.stderr).toBe(0);
     const resumed = await runCli(['run', '--resume', 'latest', '--quiet', '--no-report', '--sim-latency-scale', '0'], { cwd: experiment.dir });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('run bf-20261201-000000-r1');
+    // The newest run is found; being complete, resuming it is a no-op that says so (issue 15, item 7).
+    expect(resumed.stdout).toContain('run bf-20261201-000000-r1 is already complete');
     const manifest = JSON.parse(readFileSync(join(experiment.runsDir, 'bf-20261201-000000-r1', 'manifest.json'), 'utf8')) as { resumed: number };
-    expect(manifest.resumed).toBe(1);
+    expect(manifest.resumed).toBe(0);
   });
 });

@@ -57,12 +57,12 @@ export async function mustRun(args, options) {
 export function arithmeticExperiment(cases, lines) {
   const dir = mkdtempSync(join(tmpdir(), 'isobudget-bench-'));
   mkdirSync(join(dir, 'data'));
-  writeFileSync(join(dir, 'data', 'val.jsonl'), Array.from({ length: cases }, (_, i) => JSON.stringify({ id: `c${i + 1}`, input: `What is ${i + 1} + ${(i + 1) * 2}?`, expected: String((i + 1) * 3) })).join('\n') + '\n');
-  writeFileSync(join(dir, 'experiment.yaml'), [
+  writeFileSync(join(dir, 'data', 'val.jsonl'), `${Array.from({ length: cases }, (_, i) => JSON.stringify({ id: `c${i + 1}`, input: `What is ${i + 1} + ${(i + 1) * 2}?`, expected: String((i + 1) * 3) })).join('\n')}\n`);
+  writeFileSync(join(dir, 'experiment.yaml'), `${[
     'experiment: bench',
     'variants:', '  baseline: { id: a, model: sim-small, system_prompt: "Answer." }', '  candidate: { id: b, model: sim-small, system_prompt: "Answer with the number." }',
     'datasets: { val: data/val.jsonl }', 'scorer: numeric', 'seed: 5',
     ...lines,
-  ].join('\n') + '\n');
+  ].join('\n')}\n`);
   return dir;
 }

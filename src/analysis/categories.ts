@@ -32,7 +32,7 @@ export function categoryDeltas(baseline: ArmCases, candidate: ArmCases, settings
   if (byCategory.size < 2) return [];
   const alpha = (1 - settings.confidence) / byCategory.size;
   const adjusted = { ...settings, confidence: 1 - alpha };
-  const subset = (cases: ArmCases, ids: string[]): ArmCases => new Map(ids.map((id) => [id, cases.get(id)!]));
+  const subset = (cases: ArmCases, ids: string[]): ArmCases => new Map(ids.flatMap((id) => { const c = cases.get(id); return c === undefined ? [] : [[id, c] as const]; }));
   const deltas: CategoryDelta[] = [];
   for (const [category, ids] of [...byCategory.entries()].sort(([x], [y]) => (x < y ? -1 : 1))) {
     const comparison = comparePasses(subset(baseline, ids), subset(candidate, ids), ['baseline', 'candidate'], adjusted);

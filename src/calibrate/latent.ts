@@ -64,7 +64,7 @@ export function betaShapes(mean: number, spread: number): { a: number; b: number
  * variables", ACM TOMS 26(3); shape < 1 via their boost Gamma(shape + 1)·U^(1/shape).
  */
 export function gammaVariate(rng: Rng, shape: number): number {
-  if (shape < 1) return gammaVariate(rng, shape + 1) * Math.pow(rng.next(), 1 / shape);
+  if (shape < 1) return gammaVariate(rng, shape + 1) * rng.next() ** (1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {

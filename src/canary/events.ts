@@ -57,6 +57,7 @@ export function parseEvents(text: string, file: string): CanaryEvent[] {
   };
   // Quote the parser's view of a line only from a file that is JSONL of objects at all.
   const quote = /^\s*\{/m.test(text);
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: `return fail(...)` ends one line's checks
   text.split('\n').forEach((raw, index) => {
     const line = index + 1;
     if (raw.trim() === '') return;

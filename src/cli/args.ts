@@ -10,34 +10,61 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../config/did-you-mean.js';
 import { IsobudgetError } from '../core/errors.js';
+import { formatHelp } from './help.js';
 
-export type Options = NonNullable<ParseArgsConfig['options']>;
+/** Help as data, next to each option's definition: `--help` is generated from it. */
+interface OptionDoc {
+  /** One line: what the option does. */
+  help: string;
+  /** What applies without the option, as shown (booleans: off when absent). */
+  fallback?: string;
+}
 
-type StrictConfig<T extends Options> = { args: string[]; options: T; allowPositionals: true; strict: true };
+export interface StringOption extends OptionDoc {
+  type: 'string';
+  short?: string;
+  multiple?: boolean;
+  /** Placeholder of the value in the option list, e.g. N, FILE, DIR (default VALUE). */
+  value?: string;
+  /** A real value for the `e.g.` of the option list, e.g. 4 for --concurrency. */
+  example: string;
+}
 
-/** Thrown by parseCommandArgs when `--help` is given; main() prints `usage` and exits 0. */
+export interface BooleanOption extends OptionDoc {
+  type: 'boolean';
+  short?: string;
+  multiple?: boolean;
+}
+
+export type OptionSpec = StringOption | BooleanOption;
+export type Options = Readonly<Record<string, OptionSpec>>;
+type ParserOptions = NonNullable<ParseArgsConfig['options']>;
+
+type StrictConfig<T extends ParserOptions> = { args: string[]; options: T; allowPositionals: true; strict: true };
+
+/** Thrown by parseCommandArgs when `--help` is given; main() prints `usage` (with the option list) and exits 0. */
 export class HelpRequested extends Error {
   override readonly name = 'HelpRequested';
-  constructor(readonly usage: string) {
+  constructor(readonly usage: string, readonly options: Options = {}) {
     super('help requested');
   }
 }
 
-const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+const HELP = { help: { type: 'boolean', short: 'h', help: 'print this help and exit' } } as const satisfies Options;
 const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
-export function parseCommandArgs<T extends Options>(command: string, argv: string[], options: T, usage: string): ReturnType<typeof parseArgs<StrictConfig<T>>> {
+export function parseCommandArgs<T extends Options & ParserOptions>(command: string, argv: string[], options: T, usage: string): ReturnType<typeof parseArgs<StrictConfig<T>>> {
   const all: Options = { ...options, ...HELP };
   const args = checkFlags(command, argv, all);
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args, options: all, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: all as ParserOptions, allowPositionals: true, strict: true });
   } catch (error) {
     // checkFlags catches what users type; this is the rest, in parseArgs's first sentence.
     const first = ((error as Error).message.split('\n')[0] ?? '').replace(/\. To specify .*$/, '');
     throw new IsobudgetError('usage', `${first} (see 'isobudget ${command} --help')`);
   }
-  if (parsed.values.help === true) throw new HelpRequested(usage);
+  if (parsed.values.help === true) throw new HelpRequested(formatHelp(usage, all), options);
   return parsed as unknown as ReturnType<typeof parseArgs<StrictConfig<T>>>;
 }
 
@@ -106,4 +133,13 @@ export function portOption(name: string, value: string | undefined): number | un
   const port = intOption(name, value);
   if (port !== undefined && port > 65535) throw new IsobudgetError('usage', `--${name} must be a port number 0–65535, got '${value}'`);
   return port;
+}
+
+/** A usage error for a subcommand that is not one of `choices`, with a did-you-mean. */
+export function unknownSubcommand(command: string, got: string | undefined, choices: readonly string[], usage: string): IsobudgetError {
+  // main() already names the command (`isobudget memory: …`); a nested group names itself.
+  const label = command.includes(' ') ? `${command}: ` : '';
+  if (got === undefined) return new IsobudgetError('usage', `${label}missing subcommand (${choices.join(', ')})`, { hint: usage });
+  const guess = didYouMean(got, choices);
+  return new IsobudgetError('usage', `${label}unknown subcommand '${got}'${guess ? `; did you mean '${guess}'?` : ''} (${choices.join(', ')})`, { hint: usage });
 }

@@ -3,7 +3,7 @@
  * recognised by a known vendor prefix or by looking like one (a long run of key
  * characters mixing lower case and digits, which env var names and URLs never are).
  */
-const KNOWN_PREFIX = /^(sk-ant-|sk-proj-|sk-or-|sk-|sk_|ibk-|AIza|ghp_|gho_|github_pat_|xox[abp]-|hf_|gsk_)[A-Za-z0-9_\-]{8,}/;
+const KNOWN_PREFIX = /^(sk-ant-|sk-proj-|sk-or-|sk-|sk_|ibk-|AIza|ghp_|gho_|github_pat_|xox[abp]-|hf_|gsk_)[A-Za-z0-9_-]{8,}/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function isEnvName(value: string): boolean {

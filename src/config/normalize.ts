@@ -82,7 +82,8 @@ function scorer(raw: RawScorer | undefined, path: KeyPath, context: Context): Sc
   const s = typeof value === 'string' ? { type: value } : value;
   const config = scorerOfType(s, path, context);
   const outputField = 'output_field' in s ? s.output_field : undefined;
-  return outputField === undefined ? config : { ...config, outputField };
+  const expectedPattern = 'expected_pattern' in s ? s.expected_pattern : undefined;
+  return { ...config, ...(outputField === undefined ? {} : { outputField }), ...(expectedPattern === undefined ? {} : { expectedPattern }) };
 }
 
 function scorerOfType(s: Exclude<RawScorer, string> | { type: Extract<RawScorer, string> }, path: KeyPath, context: Context): ScorerConfig {
@@ -224,6 +225,7 @@ export function normalizeConfig(
   // Set only when given: absent keys stay out of the config hash, so older runs still resume.
   if (raw.models?.proposer !== undefined) config.models.proposer = raw.models.proposer;
   if (raw.datasets.refresh !== undefined) config.datasets.refresh = normalizeRefresh(raw.datasets.refresh);
+  if (raw.datasets.fields !== undefined) config.datasets.fields = { ...raw.datasets.fields };
   if (raw.evolve !== undefined) config.evolve = normalizeEvolve(raw.evolve, raw.models?.proposer, provider);
   return { config, problems: context.problems };
 }

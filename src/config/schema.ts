@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { agentExecutorSchema } from './agent-schema.js';
 import { commandExecutorSchema } from './command-executor-schema.js';
 import { DEFAULTS } from './defaults.js';
-import { evolveSchema, refreshSchema } from './evolve-schema.js';
+import { evolveSchema } from './evolve-schema.js';
 import { PRESET_NAMES, PRESETS } from './presets.js';
 import { parseOutputField } from '../core/output-field.js';
 import { PRICING_HELP, pricingSchema } from './pricing-schema.js';
+import { datasets } from './datasets-schema.js';
 
 export const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'sim'] as const;
 
@@ -112,24 +113,6 @@ const budget = z
   }, always)
   .meta({ description: 'The token budget every arm gets per case.' });
 
-const datasets = z
-  .strictObject({
-    train: opt(nonEmpty(), 'JSONL for diagnosing failures (relative to this YAML).'),
-    val: opt(nonEmpty(), 'JSONL for screening candidates (relative to this YAML).'),
-    test: opt(nonEmpty(), 'JSONL for the final gate (relative to this YAML).'),
-    regression: opt(nonEmpty(), 'JSONL of cases the baseline is known to pass (relative to this YAML).'),
-    refresh: opt(refreshSchema, 'How `datasets add-failures` splits production failures between train, val and test.'),
-  })
-  .superRefine((d, ctx) => {
-    if (!has(d, 'val') && !has(d, 'test')) {
-      ctx.addIssue({
-        code: 'custom', path: ['val'], message: 'at least one of `val` or `test` is required',
-        params: { at: 'parent', hint: 'add `val: eval/val.jsonl` and/or `test: eval/test.jsonl` under `datasets:`' },
-      });
-    }
-  }, always)
-  .meta({ description: 'JSONL datasets, relative to this YAML file; at least one of val/test.' });
-
 const gates = z
   .strictObject({
     min_same_budget_gain: opt(z.number().min(0).max(1), 'Minimum n=1 pass-rate gain at the same budget (0–1).', DEFAULTS.minSameBudgetGain),
@@ -145,6 +128,20 @@ const OUTPUT_FIELD_HELP = 'Dotted path into the output parsed as JSON (JSON Line
 /** `scorer.output_field`: the syntax is checked here, the lookup happens in scorers/output-field.ts. */
 const outputField = () => opt(z.string().refine((path) => parseOutputField(path) !== undefined, { error: 'must be a dotted path such as `result` or `item[type=agent_message].text`' }), OUTPUT_FIELD_HELP);
 const EXPECTED_FIELD_HELP = 'Dotted path into an object `expected` holding the answer.';
+/** `scorer.expected_pattern`: a regex over the expected text whose first group is the answer (GSM8K's `#### 42`). */
+const expectedPattern = () => opt(
+  z.string().superRefine((pattern, ctx) => {
+    let groups = 0;
+    try {
+      groups = new RegExp(`${pattern}|`).exec('')?.length ?? 1;
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(error as Error).message}`, params: { hint: "use JavaScript RegExp syntax; in YAML quote it with single quotes, e.g. '#### *(-?[\\d,.]+)\\s*$'" } });
+      return;
+    }
+    if (groups < 2) ctx.addIssue({ code: 'custom', message: 'has no capturing group: the first group is the expected value', params: { hint: "wrap the answer in parentheses, e.g. '#### *(-?[\\d,.]+)\\s*$'" } });
+  }),
+  'Regular expression over the expected text; its first group is the expected value (GSM8K: \'#### *(-?[\\d,.]+)\\s*$\'). A case whose expected text does not match is a scorer error.',
+);
 const sequential = z
   .strictObject({
     look_every: opt(positiveInt(), 'Cases per block: the anytime-valid test is read after each block.', DEFAULTS.sequentialLookEvery),
@@ -156,11 +153,12 @@ const sequential = z
   .meta({ description: 'Sequential screening: cases in a seeded random order, an anytime-valid test after each block, stop once decided.' });
 
 const scorerObject = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), output_field: outputField() }),
-  z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), output_field: outputField() }),
+  z.strictObject({ type: z.literal('exact'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), expected_pattern: expectedPattern(), output_field: outputField() }),
+  z.strictObject({ type: z.literal('normalized'), field: opt(nonEmpty(), EXPECTED_FIELD_HELP), expected_pattern: expectedPattern(), output_field: outputField() }),
   z.strictObject({
     type: z.literal('contains'),
     field: opt(nonEmpty(), EXPECTED_FIELD_HELP),
+    expected_pattern: expectedPattern(),
     output_field: outputField(),
     ignore_case: opt(z.boolean(), 'Case-insensitive match.', DEFAULTS.containsIgnoreCase),
   }),
@@ -185,6 +183,7 @@ const scorerObject = z.discriminatedUnion('type', [
     type: z.literal('numeric'),
     tolerance: opt(z.number().min(0), 'Allowed absolute (or relative) difference.', DEFAULTS.numericTolerance),
     relative: opt(z.boolean(), 'Compare |a−b| / |expected| instead of |a−b|.', DEFAULTS.numericRelative),
+    expected_pattern: expectedPattern(),
     output_field: outputField(),
   }),
   z.strictObject({

@@ -46,6 +46,11 @@ export type ScorerConfig = (
    * value found there is what the scorer sees. `field`, where a scorer has it, reads `expected`.
    */
   outputField?: string;
+  /**
+   * `expected_pattern` (exact, normalized, contains, numeric): a regex over the expected text;
+   * its first group is the value compared (GSM8K's `#### 42`).
+   */
+  expectedPattern?: string;
 };
 
 export type SelectorConfig =
@@ -161,6 +166,8 @@ export interface DatasetsConfig {
   regression: string | undefined;
   /** Shares of new production failures per split (`datasets add-failures`); absent: the defaults. */
   refresh?: SplitShares;
+  /** `datasets.fields`: role (id, input, expected, category) → dotted path into each row; absent: isobudget's names. */
+  fields?: Partial<Record<'id' | 'input' | 'expected' | 'category', string>>;
 }
 
 /** Shares (0–1, summing to 1) of train, val and test. */

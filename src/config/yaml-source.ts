@@ -65,7 +65,7 @@ function pathAtOffset(node: unknown, offset: number, prefix: Array<string | numb
 function pathNearOffset(node: unknown, offset: number, prefix: Array<string | number>): { path: KeyPath; exact: boolean } | undefined {
   const children: Array<[string | number, unknown, unknown]> = [];
   if (isMap(node)) for (const pair of node.items) children.push([keyText(pair) ?? '?', pair.key, pair.value]);
-  else if (isSeq(node)) node.items.forEach((item, index) => children.push([index, item, item]));
+  else if (isSeq(node)) for (const [index, item] of node.items.entries()) children.push([index, item, item]);
   let spanning: { path: KeyPath; exact: boolean } | undefined;
   for (const [segment, key, value] of children) {
     const path = [...prefix, segment];

@@ -21,14 +21,14 @@
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_TEST = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-function escape(character: string): string {
+function escapeCharacter(character: string): string {
   return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** `text` with every terminal control made visible (`\u001b[2J`), newlines and tabs kept. */
 export function terminalSafe(text: string): string {
   if (!UNSAFE_TEST.test(text)) return text;
-  return text.replace(/\r\n/g, '\n').replace(UNSAFE, escape);
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE, escapeCharacter);
 }
 
 /** Whether `text` would reach a terminal unchanged. */

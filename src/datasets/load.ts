@@ -2,10 +2,12 @@
 import { resolve } from 'node:path';
 import type { EvalCase } from '../core/case.js';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
+import { sha256, stableStringify } from '../core/hash.js';
 import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFile } from '../core/input-file.js';
 import { jsonErrorColumn, jsonErrorText } from '../core/json-error.js';
 import type { SplitName } from '../config/types.js';
+import { mapFields, type DatasetFields } from './fields.js';
+import { formatOf, readRecords, unpack, type DatasetFormat } from './records.js';
 import { parseRow } from './row.js';
 
 export type DatasetSplit = SplitName | 'regression';
@@ -21,6 +23,21 @@ export interface LoadDatasetOptions {
   judged?: boolean;
   /** Row errors listed before "and N more" (default 20). */
   maxErrors?: number;
+  /** `datasets.fields`: where each row keeps its id, input, expected answer and category. */
+  fields?: DatasetFields;
+  /** Default: from the file's extension (`.csv`, else JSONL). */
+  format?: DatasetFormat;
+}
+
+export interface ParsedDataset {
+  cases: EvalCase[];
+  /** Said once per file, not per row (e.g. ids made from a hash of the input). */
+  warnings: string[];
+}
+
+/** `{ fields }` of a config's datasets block, or nothing: spread into LoadDatasetOptions. */
+export function fieldsOf(config: { datasets: { fields?: DatasetFields } }): { fields?: DatasetFields } {
+  return config.datasets.fields === undefined ? {} : { fields: config.datasets.fields };
 }
 
 function keyOf(options: LoadDatasetOptions): string | undefined {
@@ -28,30 +45,28 @@ function keyOf(options: LoadDatasetOptions): string | undefined {
 }
 
 /**
- * Parses JSONL text as if read from `file`. Pure: throws `IsobudgetErrors` with all row problems.
+ * Parses a dataset's text as if read from `file` (JSONL, or CSV by the `.csv` extension or
+ * `options.format`). Pure: throws `IsobudgetErrors` with all row problems.
+ */
+export function parseDatasetText(text: string, file: string, options: LoadDatasetOptions = {}): EvalCase[] {
+  return parseDataset(text, file, options).cases;
+}
+
+/**
+ * The cases and what to warn about once (ids made from a hash of the input).
  *
  * Errors quote what they found (the parser's snippet, a row's value) only when the file is
  * JSONL at all — some row is a JSON object. A file that is not (`../../etc/passwd` named as
  * a dataset) gets errors by line and column, with nothing of its content.
  */
-export function parseDatasetText(text: string, file: string, options: LoadDatasetOptions = {}): EvalCase[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const parsed: Array<{ line: number; value: unknown } | { line: number; error: unknown }> = [];
-  let objects = 0;
-  lines.forEach((lineText, index) => {
-    if (lineText.trim() === '') return;
-    try {
-      const value: unknown = JSON.parse(lineText);
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) objects += 1;
-      parsed.push({ line: index + 1, value });
-    } catch (error) {
-      parsed.push({ line: index + 1, error });
-    }
-  });
+export function parseDataset(text: string, file: string, options: LoadDatasetOptions = {}): ParsedDataset {
+  const format = options.format ?? formatOf(file).format;
+  const parsed = readRecords(text, file, format);
+  const objects = parsed.filter((entry) => 'value' in entry && isRecord(entry.value)).length;
   const quote = objects > 0;
+  const fields = options.fields ?? {};
   const errors: IsobudgetError[] = [];
-  const cases: EvalCase[] = [];
-  const firstLineOfId = new Map<string, number>();
+  const rows: Array<{ line: number; value: unknown }> = [];
   for (const entry of parsed) {
     const { line } = entry;
     if ('error' in entry) {
@@ -60,30 +75,40 @@ export function parseDatasetText(text: string, file: string, options: LoadDatase
         location: { file, line, ...(column === undefined ? {} : { column }) },
         hint: quote ? 'each non-blank line must be one complete JSON object (JSONL); check quotes, commas and brackets' : 'this file is not JSONL (no line is a JSON object): check that the path names the dataset',
       }));
-      continue;
-    }
-    if (!quote) {
+    } else if (!quote) {
       errors.push(new IsobudgetError('dataset_row_not_object', `row is ${kindOf(entry.value)}, not a JSON object (and no row of this file is one)`, {
         location: { file, line },
         hint: 'this file is not JSONL of objects: check that the path names the dataset',
       }));
-      continue;
+    } else if (isRecord(entry.value) && Object.keys(fields).length > 0) {
+      const mapped = mapFields(entry.value, fields, { file, line });
+      errors.push(...mapped.errors);
+      if (mapped.errors.length === 0) rows.push({ line, value: mapped.row });
+    } else {
+      rows.push(entry);
     }
-    const row = parseRow(entry.value, { file, line, judged: options.judged ?? false });
+  }
+  // No row names an id (and datasets.fields.id does not ask for one): ids from a hash of the input.
+  const hashIds = fields.id === undefined && rows.length > 0 && rows.every((row) => !isRecord(row.value) || row.value['id'] === undefined || row.value['id'] === null);
+  const names = Object.fromEntries(Object.entries(fields).filter(([, path]) => path !== undefined)) as Record<string, string>;
+  const cases: EvalCase[] = [];
+  const firstLineOfId = new Map<string, number>();
+  for (const { line, value } of rows) {
+    const withId = hashIds && isRecord(value) ? { ...value, id: inputHashId(value) } : value;
+    const row = parseRow(withId, { file, line, judged: options.judged ?? false, names });
     errors.push(...row.errors);
     if (!row.evalCase) continue;
     const previous = firstLineOfId.get(row.evalCase.id);
     if (previous !== undefined) {
-      errors.push(new IsobudgetError('dataset_duplicate_id', `duplicate id ${JSON.stringify(row.evalCase.id)} on lines ${previous} and ${line}`, {
-        location: { file, line, key: 'id' },
-        hint: 'ids must be unique within a dataset: rename or remove one of the rows',
+      errors.push(new IsobudgetError('dataset_duplicate_id', `duplicate id ${JSON.stringify(row.evalCase.id)} on lines ${previous} and ${line}${hashIds ? ' (ids are a hash of the input: the two rows have the same input)' : ''}`, {
+        location: { file, line, key: names['id'] ?? 'id' },
+        hint: hashIds ? 'remove one of the two rows, or give every row an id' : 'ids must be unique within a dataset: rename or remove one of the rows',
       }));
       continue;
     }
     firstLineOfId.set(row.evalCase.id, line);
     cases.push(row.evalCase);
   }
-
   const key = keyOf(options);
   if (errors.length === 0 && cases.length === 0) {
     errors.push(new IsobudgetError('dataset_empty', `dataset has no rows: ${file}`, {
@@ -102,7 +127,19 @@ export function parseDatasetText(text: string, file: string, options: LoadDatase
     }
     throw new IsobudgetErrors(shown);
   }
-  return cases;
+  const warnings = hashIds ? [`${file}: no row has an \`id\`: each case's id is the first 12 hex digits of the sha256 of its input, stable while the input is (add an \`id\`${format === 'csv' ? ' column' : ''}, or set datasets.fields.id, to choose your own)`] : [];
+  return { cases, warnings };
+}
+
+/** A stable id for a row without one: the first 12 hex digits of the sha256 of its input (or messages). */
+export function inputHashId(row: Record<string, unknown>): string | undefined {
+  const input = row['input'] ?? row['messages'];
+  if (input === undefined || input === null) return undefined;
+  return sha256(typeof input === 'string' ? input : stableStringify(input)).slice(0, 12);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
@@ -118,7 +155,7 @@ export async function loadDataset(path: string, splitOrOptions?: DatasetSplit | 
  * MAX_DATA_FILE_BYTES is read (a FIFO or /dev/zero named as a dataset is refused, never
  * waited on), and it must be UTF-8 (a bad byte is reported by line and column).
  */
-export async function loadDatasetFile(path: string, splitOrOptions?: DatasetSplit | LoadDatasetOptions, more: LoadDatasetOptions = {}): Promise<{ cases: EvalCase[]; sha256: string }> {
+export async function loadDatasetFile(path: string, splitOrOptions?: DatasetSplit | LoadDatasetOptions, more: LoadDatasetOptions = {}): Promise<ParsedDataset & { sha256: string }> {
   const options: LoadDatasetOptions = typeof splitOrOptions === 'string' ? { ...more, split: splitOrOptions } : { ...more, ...(splitOrOptions ?? {}) };
   const file = resolve(path);
   const key = keyOf(options);
@@ -133,8 +170,9 @@ export async function loadDatasetFile(path: string, splitOrOptions?: DatasetSpli
   }).catch((error: unknown) => {
     throw error instanceof IsobudgetError ? new IsobudgetErrors([error]) : error;
   });
-  const text = decodeDataset(bytes, file);
-  return { cases: parseDatasetText(text, file, options), sha256: sha256(bytes) };
+  // The hash is of the bytes on disk (gzipped or not): what the manifest compares.
+  const text = decodeDataset(unpack(bytes, file), file);
+  return { ...parseDataset(text, file, options), sha256: sha256(bytes) };
 }
 
 function decodeDataset(bytes: Buffer, file: string): string {

@@ -9,6 +9,8 @@ export interface RowContext {
   line: number;
   /** A judge will grade: rows need no `expected`/`reference`. */
   judged: boolean;
+  /** `datasets.fields`: the file's own name of a key, shown in errors (`question` for `input`). */
+  names?: Readonly<Record<string, string>>;
 }
 
 const KNOWN = new Set(['id', 'input', 'messages', 'expected', 'reference', 'category', 'tags', 'cluster', 'metadata']);
@@ -28,19 +30,20 @@ export function parseRow(value: unknown, context: RowContext): { evalCase: EvalC
     report('dataset_row_not_object', undefined, `row is ${describeValue(value)}, not a JSON object`, `write one object per line, e.g. ${EXAMPLE}`);
     return { evalCase: undefined, errors };
   }
+  const shown = (key: string): string => context.names?.[key] ?? key;
   const optionalString = (key: string): string | undefined => {
     const v = value[key];
     if (v === undefined || typeof v === 'string') return v;
-    report('dataset_invalid_type', key, `\`${key}\` must be a string, got ${describeValue(v)}`, `quote it: "${key}": "…"`);
+    report('dataset_invalid_type', shown(key), `\`${shown(key)}\` must be a string, got ${describeValue(v)}`, `quote it: "${shown(key)}": "…"`);
     return undefined;
   };
 
   let id: string | undefined;
   const rawId = value['id'];
-  if (rawId === undefined || rawId === null) report('dataset_missing_id', 'id', 'missing required key `id`', 'give every row a unique "id" (a string or a number)');
+  if (rawId === undefined || rawId === null) report('dataset_missing_id', 'id', 'missing required key `id`', 'give every row a unique "id" (a string or a number); a file where no row has one gets ids from a hash of the input');
   else if (typeof rawId === 'number' && Number.isFinite(rawId)) id = String(rawId);
   else if (typeof rawId === 'string' && rawId.trim() !== '') id = rawId;
-  else report('dataset_invalid_type', 'id', `\`id\` must be a non-empty string or a number, got ${describeValue(rawId)}`, 'give every row a unique "id" (a string or a number)');
+  else report('dataset_invalid_type', shown('id'), `\`${shown('id')}\` must be a non-empty string or a number, got ${describeValue(rawId)}`, 'give every row a unique "id" (a string or a number)');
 
   let input: string | undefined;
   let messages: ChatMessage[] | undefined;
@@ -53,12 +56,12 @@ export function parseRow(value: unknown, context: RowContext): { evalCase: EvalC
   } else if (value['input'] !== undefined) {
     input = optionalString('input');
   } else {
-    report('dataset_missing_input', 'input', 'missing `input` (or `messages`)', `add the prompt, e.g. ${EXAMPLE}`);
+    report('dataset_missing_input', 'input', 'missing `input` (or `messages`)', `add the prompt, e.g. ${EXAMPLE}, or set datasets.fields.input to the key that holds it`);
   }
 
   const reference = optionalString('reference');
   if (!context.judged && !('expected' in value) && value['reference'] === undefined) {
-    report('dataset_missing_expected', 'expected', 'missing `expected` (or `reference`)', 'add "expected": <answer>, or load the dataset as judge-graded');
+    report('dataset_missing_expected', 'expected', 'missing `expected` (or `reference`)', 'add "expected": <answer>, set datasets.fields.expected to the key that holds it, or load the dataset as judge-graded');
   }
   const category = optionalString('category');
   const cluster = optionalString('cluster');

@@ -73,8 +73,8 @@ export async function requireCurrentSchema(db: Database, migrations: readonly Mi
 
 function assertOrdered(migrations: readonly Migration[]): void {
   for (let i = 1; i < migrations.length; i += 1) {
-    const previous = migrations[i - 1]!.id;
-    const current = migrations[i]!.id;
+    const previous = migrations[i - 1]?.id ?? '';
+    const current = migrations[i]?.id ?? '';
     if (current <= previous) throw new Error(`migrations out of order: ${previous} before ${current}`);
   }
 }

@@ -35,7 +35,8 @@ export async function callCounts(db: Database, runId: string): Promise<CallCount
        FROM calls WHERE run_id = $1`,
     [runId, OUTCOME_UNKNOWN],
   );
-  const r = rows[0]!;
+  const r = rows[0];
+  if (!r) throw new Error('an aggregate without a row');
   return { committed: Number(r.committed), spent_unused: Number(r.spent_unused), outcome_unknown: Number(r.outcome_unknown), spent_unused_tokens: Number(r.spent_unused_tokens), outcome_unknown_max_tokens: Number(r.outcome_unknown_max_tokens) };
 }
 

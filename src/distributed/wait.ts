@@ -57,7 +57,7 @@ export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
            AND NOT EXISTS (SELECT 1 FROM ${options.queue.schema}.job k WHERE k.name = $1 AND k.data = j.data AND k.state < 'completed')`,
         [UNIT_QUEUE, runId],
       )).rows;
-      if (failed.length > 0) return { done: false, reason: `${failed.length} unit(s) failed on every attempt, e.g. ${failed[0]!.unit_key}` };
+      if (failed.length > 0) return { done: false, reason: `${failed.length} unit(s) failed on every attempt, e.g. ${failed[0]?.unit_key}` };
       await sleep(options.pollMs ?? 500, options.signal).catch(() => undefined);
     }
   } finally {

@@ -95,7 +95,8 @@ export async function openRunRuntime(row: RunRow, options: RuntimeOptions): Prom
     redact: makeRedactor(apiKey ? [apiKey] : []),
     ledgers,
     unitOf(unit) {
-      const table = bySplit.get(unit.split) ?? bySplit.set(unit.split, cases(unit.split)).get(unit.split)!;
+      let table = bySplit.get(unit.split);
+      if (!table) bySplit.set(unit.split, (table = cases(unit.split)));
       const evalCase = table.get(unit.case_id);
       const arm = arms.get(unit.arm);
       if (!evalCase || !arm) throw new IsobudgetError('db_missing_input', `run ${row.run_id}: unit ${unit.unit_key} is not in the stored inputs`, { hint: 're-submit the run' });

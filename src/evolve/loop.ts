@@ -13,7 +13,7 @@ import { loadConfig, readApiKey } from '../config/index.js';
 import type { ExperimentConfig } from '../config/types.js';
 import { countTokens } from '../core/tokens.js';
 import { IsobudgetError } from '../core/errors.js';
-import { loadDataset } from '../datasets/index.js';
+import { fieldsOf, loadDataset } from '../datasets/index.js';
 import { checkSkillFile } from '../gates/skill-file.js';
 import { writeJsonAtomic } from '../ledger/run-dir.js';
 import { openMemoryStore } from '../memory/store/open.js';
@@ -162,7 +162,7 @@ async function loopContext(options: EvolveOptions, state: LoopState, config: Exp
   const providerConfig = (p: typeof proposerProviderConfig, key: string | undefined) => ({ protocol: p.protocol, baseUrl: p.baseUrl, apiKey: key, apiKeyEnv: p.apiKeyEnv, timeoutMs: p.timeoutMs, headers: p.headers });
   const load = async (path: string | undefined, split: 'val' | 'test' | 'regression') => (path === undefined ? [] : loadDataset(path, { split, configKey: `datasets.${split}`, configFile: config.configPath }));
   const cases = {
-    train: config.datasets.train === undefined ? [] : await loadDataset(config.datasets.train, { split: 'train', configKey: 'datasets.train', configFile: config.configPath }),
+    train: config.datasets.train === undefined ? [] : await loadDataset(config.datasets.train, { split: 'train', configKey: 'datasets.train', configFile: config.configPath, ...fieldsOf(config) }),
     val: await load(config.datasets.val, 'val'),
     test: await load(config.datasets.test, 'test'),
     regression: await load(config.datasets.regression, 'regression'),

@@ -27,7 +27,9 @@ import type { Diagnosis } from './types.js';
 const EXAMPLE = new URL('../../examples/evolve-date-parser/', import.meta.url).pathname;
 const V1 = readFileSync(join(EXAMPLE, 'skills', 'date-parser.md'), 'utf8');
 const stores: Array<{ close(): void }> = [];
-afterAll(() => stores.forEach((s) => s.close()));
+afterAll(() => {
+  for (const s of stores) s.close();
+});
 
 function withRule(version: string, rule: string): string {
   return V1.replace('version: 1', `version: ${version}`).replace('- Pad single-digit months and days with a leading zero.', `- Pad single-digit months and days with a leading zero.\n${rule}`);

@@ -3,7 +3,7 @@ import type { EvalCase } from '../core/case.js';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { ExperimentConfig } from '../config/types.js';
-import { fileSha256, loadDataset } from '../datasets/index.js';
+import { fieldsOf, fileSha256, loadDataset } from '../datasets/index.js';
 
 export interface GateInputs {
   config: ExperimentConfig | undefined;
@@ -35,8 +35,8 @@ export async function loadGateInputs(configPath: string, baselineConfigPath: str
   const baselineConfig = baselineConfigPath === undefined ? config : await collect(problems, () => loadConfig(baselineConfigPath));
   const test = config?.datasets.test;
   const regression = config?.datasets.regression;
-  const testCases = test === undefined ? undefined : await collect(problems, () => loadDataset(test, 'test'));
-  const regressionCases = regression === undefined ? undefined : await collect(problems, () => loadDataset(regression, 'regression'));
+  const testCases = test === undefined ? undefined : await collect(problems, () => loadDataset(test, { split: 'test', ...(config ? fieldsOf(config) : {}) }));
+  const regressionCases = regression === undefined ? undefined : await collect(problems, () => loadDataset(regression, { split: 'regression', ...(config ? fieldsOf(config) : {}) }));
   const candidate = config?.variants.candidate;
   return {
     config,

@@ -1,11 +1,10 @@
 /** Gateway-wide state every handler shares. */
-import type { KeyBudgets } from './budget/key-budgets.js';
 import type { UpstreamAuth } from './forward-headers.js';
 import type { InFlight } from './in-flight.js';
-import type { KeyStore } from './keys/key-store.js';
 import type { CallBook } from './call-book.js';
 import type { UpstreamAgents, UpstreamTimeouts } from './proxy/upstream-request.js';
 import type { Scrubber } from './scrubber.js';
+import type { Budgets, KeyLookup } from './store/gateway-store.js';
 import type { UpstreamTarget } from './upstream-url.js';
 
 export interface GatewayContext {
@@ -19,8 +18,8 @@ export interface GatewayContext {
   upstreamKey: string | undefined;
   upstreamAuth: UpstreamAuth;
   agents: UpstreamAgents;
-  keys: KeyStore;
-  budgets: KeyBudgets;
+  keys: KeyLookup;
+  budgets: Budgets;
   /** Where reservations, records and settlements go (durably, with a data dir). */
   book: CallBook;
   scrub: Scrubber;

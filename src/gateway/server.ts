@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { IsobudgetError } from '../core/errors.js';
 import { readBody } from '../providers/sim/http/http-io.js';
 import { checkBind } from './bind-policy.js';
-import { KeyBudgets } from './budget/key-budgets.js';
 import { accessTokenMatches, presentedKeys } from './client-credentials.js';
 import { errorReply, unauthorizedReply, type GatewayReply } from './error-reply.js';
 import type { UpstreamAuth } from './forward-headers.js';
@@ -17,7 +16,6 @@ import type { GatewayContext } from './gateway-context.js';
 import { InFlight } from './in-flight.js';
 import type { KeyStore } from './keys/key-store.js';
 import type { VirtualKey } from './keys/virtual-key.js';
-import { journalBook, memoryBook } from './call-book.js';
 import type { SpendJournal } from './durable/spend-journal.js';
 import type { CallSink } from './ledger/gateway-record.js';
 import { declaredLength, listen, refuseLargeBody } from './server-io.js';
@@ -27,6 +25,7 @@ import { sendReply } from './proxy/send-reply.js';
 import { closeAgents, createAgents, DEFAULT_TIMEOUTS, type UpstreamTimeouts } from './proxy/upstream-request.js';
 import { familyOf, findRoute } from './routes.js';
 import { makeScrubber } from './scrubber.js';
+import { embeddedStore, type Budgets, type GatewayStore, type KeyLookup } from './store/gateway-store.js';
 import { displayUrl, upstreamTarget } from './upstream-url.js';
 
 export interface GatewayOptions {
@@ -42,9 +41,12 @@ export interface GatewayOptions {
   allowRemote?: boolean;
   /** Required as `x-isobudget-access-token` on every request when set. */
   accessToken?: string;
-  keys: KeyStore;
+  /** Embedded storage: the SQLite key store (with `sink`, and `journal` for a data dir). Not with `store`. */
+  keys?: KeyStore;
   /** Where call records go. With `journal`, it must write through the journal's write queue. */
-  sink: CallSink;
+  sink?: CallSink;
+  /** Any other storage (Postgres replicas): keys, budgets and the call book in one. */
+  store?: GatewayStore;
   /** Durable spend (a data dir): reservations journaled before a call leaves; undefined keeps spend in memory. */
   journal?: SpendJournal;
   /** Largest request body (bytes, default 32 MiB); larger gets a clean 413, before it is read when declared. */
@@ -63,7 +65,7 @@ export interface Gateway {
   url: string;
   port: number;
   inFlight: InFlight;
-  budgets: KeyBudgets;
+  budgets: Budgets;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     throw new IsobudgetError('usage', `--upstream must be an http(s) URL, got '${options.upstream}'`, { hint: 'e.g. --upstream https://api.anthropic.com' });
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const store = options.store ?? embedded(options);
   const context: GatewayContext = {
     upstream: options.upstream,
     target: upstreamTarget(options.upstream),
@@ -85,9 +88,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     upstreamKey: options.upstreamKey,
     upstreamAuth: options.upstreamAuth ?? 'auto',
     agents: createAgents(),
-    keys: options.keys,
-    budgets: new KeyBudgets(options.keys, options.budgetWaitMs),
-    book: options.journal === undefined ? memoryBook(options.sink, options.keys) : journalBook(options.sink, options.journal),
+    keys: store.keys,
+    budgets: store.budgets,
+    book: store.book,
     scrub: makeScrubber(options.upstreamKey),
     inFlight: new InFlight(),
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
@@ -106,7 +109,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const route = findRoute(pathname);
     if (!route) return reply(errorReply(family, 404, `isobudget gateway: no route for ${request.method ?? ''} ${pathname}`, { code: 'unknown_url' }));
     if (route.method !== request.method) return reply(errorReply(family, 405, `isobudget gateway: ${request.method ?? ''} not allowed on ${pathname}`, { headers: { allow: route.method } }));
-    const key = authenticate(context.keys, request);
+    const found = authenticate(context.keys, request);
+    const key = found instanceof Promise ? await found : found;
     if (typeof key === 'string') return reply(unauthorizedReply(family, key));
     if (route.method === 'GET') return passThrough(context, request, response, family, undefined);
 
@@ -134,8 +138,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       // A client that went away mid-body, or a bug: answer if we still can, never with details.
-      context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
-      if (!response.headersSent && !response.destroyed) sendReply(response, errorReply('openai', 500, 'isobudget gateway: internal error'));
+      // Storage that cannot answer (a database out of reach) is a 503 the client may retry.
+      const trouble = context.book.trouble();
+      if (trouble === undefined) context.log?.(`internal error on ${request.method ?? ''} ${request.url ?? ''}: ${context.scrub.text(error instanceof Error ? error.message : String(error))}`);
+      const family = familyOf((request.url ?? '/').split('?')[0] ?? '/', request.headers);
+      const reply = trouble === undefined ? errorReply('openai', 500, 'isobudget gateway: internal error') : errorReply(family, 503, trouble.message, { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } });
+      if (!response.headersSent && !response.destroyed) sendReply(response, reply);
       else response.destroy();
     });
   };
@@ -166,18 +174,36 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       server.closeAllConnections();
       closeAgents(context.agents);
       await closed;
+      await store.close();
     },
   };
 }
 
+function embedded(options: GatewayOptions): GatewayStore {
+  if (options.keys === undefined || options.sink === undefined) throw new Error('startGateway: pass keys and sink, or a store');
+  return embeddedStore({ keys: options.keys, sink: options.sink, journal: options.journal, budgetWaitMs: options.budgetWaitMs });
+}
+
+const NO_KEY = 'no virtual key: send one as Authorization: Bearer or x-api-key (mint it with `isobudget gateway keys create`)';
+
 /** The virtual key a request presents, or why it is refused. Never echoes what was presented. */
-function authenticate(keys: KeyStore, request: IncomingMessage): VirtualKey | string {
+function authenticate(keys: KeyLookup, request: IncomingMessage): VirtualKey | string | Promise<VirtualKey | string> {
   const presented = presentedKeys(request.headers);
-  if (presented.length === 0) return 'no virtual key: send one as Authorization: Bearer or x-api-key (mint it with `isobudget gateway keys create`)';
+  if (presented.length === 0) return NO_KEY;
+  const judge = (key: VirtualKey | undefined): VirtualKey | string | undefined => (key === undefined ? undefined : key.revoked ? `virtual key ${key.id} is revoked` : key);
+  for (const [i, secret] of presented.entries()) {
+    const found = keys.verify(secret);
+    if (found instanceof Promise) return verifyRest(keys, presented.slice(i), judge);
+    const verdict = judge(found);
+    if (verdict !== undefined) return verdict;
+  }
+  return 'unknown virtual key';
+}
+
+async function verifyRest(keys: KeyLookup, presented: string[], judge: (key: VirtualKey | undefined) => VirtualKey | string | undefined): Promise<VirtualKey | string> {
   for (const secret of presented) {
-    const key = keys.verify(secret);
-    if (key && !key.revoked) return key;
-    if (key?.revoked) return `virtual key ${key.id} is revoked`;
+    const verdict = judge(await keys.verify(secret));
+    if (verdict !== undefined) return verdict;
   }
   return 'unknown virtual key';
 }

@@ -50,6 +50,16 @@ export interface Manifest {
   sequential?: { plan: SequentialPlan; stopped_at: number | null; stop_reason: StopReason | null };
   /** The prices the run's calls were costed with (absent in runs made before prices existed). */
   pricing?: PricingRecord;
+  /** How the run was started, so `run --resume` continues it the same way (absent: defaults, or an older run). */
+  run_options?: RunOptionsRecord;
+}
+
+/** Run options outside the config (its hash): what `--resume` reuses unless given again. */
+export interface RunOptionsRecord {
+  /** `--sim-latency-scale`: the in-process simulator's latency factor. */
+  sim_latency_scale?: number;
+  /** `--concurrency`: model calls in flight, over the config's. */
+  concurrency?: number;
 }
 
 /** Every model call of a run, by where its record is. */

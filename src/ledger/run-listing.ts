@@ -50,7 +50,7 @@ export function listRunDirs(parent: string): RunDirEntry[] {
 
 /** The run directory at `dir`, or undefined when `dir` is not one (see the file comment). */
 export function inspectRunDir(dir: string, id: string): RunDirEntry | undefined {
-  let stat;
+  let stat: ReturnType<typeof lstatSync>;
   try {
     stat = lstatSync(dir);
   } catch {

@@ -81,7 +81,7 @@ function layout(rows: readonly string[][], headerRows: number, gap = '  '): stri
   const pad = (cell: string, size: number, left: boolean): string => (left ? cell + ' '.repeat(size - width(cell)) : ' '.repeat(size - width(cell)) + cell);
   const line = (cells: readonly string[]): string => widths.map((w, i) => pad(cells[i] ?? '', w, i === 0)).join(gap).trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join(gap);
-  return [...rows.slice(0, headerRows).map(line), rule, ...rows.slice(headerRows).map(line)].join('\n') + '\n';
+  return `${[...rows.slice(0, headerRows).map(line), rule, ...rows.slice(headerRows).map(line)].join('\n')}\n`;
 }
 
 

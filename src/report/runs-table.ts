@@ -23,12 +23,12 @@ export function renderRunsTable(runs: readonly RunSummary[], parent: string): st
     ...(r.ledger_error ? [`${r.id}: ledger not fully readable (${r.ledger_error}); its tokens and cost are incomplete`] : []),
   ]);
   const partial = runs.some((r) => r.status !== 'broken' && ((r.cost_usd !== null && r.calls_unpriced > 0) || r.calls_missing_usage > 0));
-  return [
+  return `${[
     line(rows[0] ?? []),
     ...rows.slice(1).map(line),
     ...(notes.length ? ['', ...notes] : []),
     ...(partial ? ['', '≥: some calls had no usage or no price; the sum leaves them out'] : []),
-  ].join('\n') + '\n';
+  ].join('\n')}\n`;
 }
 
 /** "45s", "12m", "3h", "5d". */

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
 import { LedgerWriter } from '../ledger/jsonl-writer.js';
-import type { Manifest } from '../ledger/manifest.js';
+import type { Manifest, RunOptionsRecord } from '../ledger/manifest.js';
 import type { ResultRecord } from '../ledger/records.js';
 import { releaseSpace } from '../ledger/run-dir.js';
 import type { Provider } from '../providers/spec.js';
@@ -17,7 +17,7 @@ import { agentExecutor } from './executors/agent.js';
 import { chatExecutor } from './executors/chat.js';
 import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
-import { armsFor, planUnits, type Unit } from './plan.js';
+import { armsFor, planUnits, } from './plan.js';
 import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
@@ -26,7 +26,6 @@ import type { Executor, RequestLimiter, RunContext } from './unit-context.js';
 import { TokenBucket } from './token-bucket.js';
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
-import { sequentialPlan } from './sequential-plan.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { GatewayCallRecord } from '../gateway/ledger/gateway-record.js';
@@ -64,6 +63,8 @@ export interface ExecuteRunOptions {
   sequential?: SequentialConfig;
   /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
   prices?: PriceTable;
+  /** Options outside the config, recorded in a new run's manifest for `--resume` (e.g. the sim latency scale). */
+  runOptions?: RunOptionsRecord;
 }
 
 export interface ExecuteRunResult {

@@ -3,10 +3,11 @@
  * fails before the first token is spent.
  */
 import type { EvalCase } from '../core/case.js';
-import { IsobudgetError } from '../core/errors.js';
+import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { checkExpectedPattern } from '../datasets/expected-pattern-check.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import { assertNoOverlap, checkSplitOverlap, fileSha256, loadDatasetFile } from '../datasets/index.js';
+import { assertNoOverlap, checkSplitOverlap, fieldsOf, loadDatasetFile } from '../datasets/index.js';
 import type { UnitSplit, Variant } from './plan.js';
 
 export interface RunInputs {
@@ -19,6 +20,8 @@ export interface RunInputs {
   allowOverlap: boolean;
   /** Leaks found and allowed (with --allow-overlap), as readable lines. */
   overlap: string[];
+  /** Said once per dataset file (e.g. ids made from a hash of the input). */
+  warnings?: string[];
   /** Set when the caller knows the upstream bills with our tokenizer (e.g. sim serve). */
   promptExact?: boolean;
   /** Variants to run (default both): `evolve` diagnoses the incumbent alone. */
@@ -35,14 +38,18 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
   }
   const loaded: Partial<Record<UnitSplit, EvalCase[]>> = {};
   const datasets: RunInputs['datasets'] = {};
+  const warnings: string[] = [];
   for (const name of ['train', 'val', 'test', 'regression'] as const) {
     const file = config.datasets[name];
     if (!file) continue;
     // One read per file: the cases and the hash come from the same bytes.
-    const dataset = await loadDatasetFile(file, { configKey: `datasets.${name}` });
+    const dataset = await loadDatasetFile(file, { configKey: `datasets.${name}`, ...fieldsOf(config) });
+    warnings.push(...dataset.warnings);
     loaded[name] = dataset.cases;
     datasets[name] = { path: file, sha256: dataset.sha256, cases: dataset.cases.length };
   }
+  const unreadable = expectedPatternErrors(config, loaded);
+  if (unreadable.length > 0) throw new IsobudgetErrors(unreadable);
   const leaks = checkSplitOverlap({ train: loaded.train, val: loaded.val, test: loaded.test });
   if (!allowOverlap) assertNoOverlap(leaks);
   return {
@@ -54,7 +61,17 @@ export async function loadRunInputs(config: ExperimentConfig, split: SplitName, 
     datasets,
     allowOverlap,
     overlap: leaks.map((leak) => leak.description),
+    warnings,
   };
+}
+
+/** Cases whose expected value `scorer.expected_pattern` cannot read: bad input, found before the first call. */
+function expectedPatternErrors(config: ExperimentConfig, loaded: Partial<Record<UnitSplit, EvalCase[]>>): IsobudgetError[] {
+  const { scorer } = config;
+  if (scorer.expectedPattern === undefined) return [];
+  const field = 'field' in scorer ? scorer.field : undefined;
+  const check = { pattern: scorer.expectedPattern, key: config.datasets.fields?.expected ?? 'expected', ...(field === undefined ? {} : { field }) };
+  return checkExpectedPattern(Object.values(loaded).flat(), check);
 }
 
 /**

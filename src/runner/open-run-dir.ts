@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
 import { ledgerWriteError } from '../ledger/ledger-write-error.js';
-import { emptyCallCounts, type Manifest } from '../ledger/manifest.js';
+import { emptyCallCounts, type Manifest, type RunOptionsRecord } from '../ledger/manifest.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 import { recoverLedger } from '../ledger/recover.js';
 import { checkRunId, newRunId, readJsonFile, reserveSpace, runPaths, writeJsonAtomic, type RunPaths } from '../ledger/run-dir.js';
@@ -34,6 +34,8 @@ export interface OpenRunDirOptions {
   sequential?: SequentialConfig;
   /** Prices for `cost_usd` (default: the dated table under the config's `pricing:`); a resumed run keeps its own. */
   prices?: PriceTable;
+  /** Recorded in a new run's manifest, reused by `--resume`. */
+  runOptions?: RunOptionsRecord;
 }
 
 export interface OpenedRunDir {
@@ -95,7 +97,7 @@ function reopen(options: OpenRunDirOptions, dir: string): OpenedRunDir {
   manifest.calls = recovery.counts;
   manifest.events.push({
     ts: manifest.updated_at,
-    message: `resumed: ${recovery.committed.size} units committed, ${recovery.orphanedCalls} orphaned calls and ${recovery.unknownOutcomeCalls} calls in flight (outcome unknown) moved to interrupted-calls.jsonl${recovery.tornTails > 0 ? `, ${recovery.tornTails} torn line(s) cut` : ''}`,
+    message: resumeMessage(recovery, manifest.units_planned),
   });
   saveManifest(paths, manifest);
   return { paths, manifest, done: recovery.committed, results: recovery.results, prices };
@@ -134,11 +136,12 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
     units_planned: units.length,
     allow_overlap: inputs.allowOverlap,
     overlap: inputs.overlap,
-    warnings: arms.warnings,
+    warnings: [...(inputs.warnings ?? []), ...arms.warnings],
     calls: emptyCallCounts(),
     events: [],
     resumed: 0,
     pricing: toPricingRecord(prices),
+    ...(options.runOptions !== undefined && Object.keys(options.runOptions).length > 0 ? { run_options: options.runOptions } : {}),
     ...(options.sequential ? { sequential: { plan: sequentialPlan(inputs.config, options.sequential, inputs.cases.map((c) => c.id)), stopped_at: null, stop_reason: null } } : {}),
   };
   saveManifest(paths, manifest);
@@ -159,4 +162,13 @@ function withoutCredentials(config: RunInputs['config']): RunInputs['config'] {
   const { executor: given } = config;
   const executor = given.type === 'command' && given.gateway.upstream !== undefined ? { ...given, gateway: { ...given.gateway, upstream: withoutUserinfo(given.gateway.upstream) } } : given;
   return { ...config, provider: { ...config.provider, baseUrl: withoutUserinfo(config.provider.baseUrl) }, executor };
+}
+
+/** What a resume recovered, as one line (the manifest's event, and what `run --resume` prints). */
+export function resumeMessage(recovery: Pick<ReturnType<typeof recoverLedger>, 'committed' | 'orphanedCalls' | 'unknownOutcomeCalls' | 'tornTails'>, planned: number): string {
+  const aside = recovery.orphanedCalls + recovery.unknownOutcomeCalls;
+  const moved = aside === 0 ? 'no call moved aside'
+    : `${aside} call(s) moved aside to interrupted-calls.jsonl (${recovery.orphanedCalls} of uncommitted units, ${recovery.unknownOutcomeCalls} in flight with unknown outcome; spent, re-run)`;
+  const torn = recovery.tornTails > 0 ? `, ${recovery.tornTails} torn line(s) cut` : '';
+  return `resumed: ${recovery.committed.size} of ${planned} units committed, ${Math.max(0, planned - recovery.committed.size)} to go; ${moved}${torn}`;
 }

@@ -47,7 +47,11 @@ export interface RunExperimentOptions {
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
   const config = await loadConfig(options.configPath);
-  if (options.concurrency !== undefined) config.concurrency = Math.max(1, options.concurrency);
+  // A resumed run continues the way it started unless told otherwise (manifest run_options).
+  const kept = options.resumeManifest?.run_options ?? {};
+  const concurrency = options.concurrency ?? kept.concurrency;
+  const simLatencyScale = options.simLatencyScale ?? kept.sim_latency_scale;
+  if (concurrency !== undefined) config.concurrency = Math.max(1, concurrency);
   // Read before anything starts: a bad pricing file fails the run before its first call.
   const prices = buildPriceTable({ config: config.pricing, file: options.pricingFile === undefined ? undefined : { path: options.pricingFile, prices: loadPricingFile(options.pricingFile) } });
   const manifest = options.resumeManifest;
@@ -57,7 +61,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
   const apiKey = readApiKey(config, env);
   const provider = createProvider(
     { protocol: config.provider.protocol, baseUrl: config.provider.baseUrl, apiKey, apiKeyEnv: config.provider.apiKeyEnv, timeoutMs: config.provider.timeoutMs, headers: config.provider.headers },
-    { simSeed: config.seed, ...(options.simLatencyScale === undefined ? {} : { simLatencyScale: options.simLatencyScale }) },
+    { simSeed: config.seed, ...(simLatencyScale === undefined ? {} : { simLatencyScale }) },
   );
   return executeRun({
     inputs,
@@ -71,6 +75,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
     ...sequentialOption(config, options.sequential),
     prices,
+    runOptions: { ...(simLatencyScale === undefined ? {} : { sim_latency_scale: simLatencyScale }), ...(concurrency === undefined ? {} : { concurrency }) },
     env,
     secrets: apiKey ? [apiKey] : [],
   });

@@ -3,6 +3,7 @@ import type { ScorerConfig } from '../config/types.js';
 import { commandScorer } from './command.js';
 import { containsScorer } from './contains.js';
 import { exactScorer } from './exact.js';
+import { withExpectedPattern } from './expected-pattern.js';
 import { jsonScorer } from './json.js';
 import { judgeScorer } from './judge/judge-scorer.js';
 import { moduleScorer } from './module.js';
@@ -17,7 +18,10 @@ import type { Scorer } from './spec.js';
  * (invalid regex or schema, unreadable module) so they fail before the run starts.
  */
 export function createScorer(config: ScorerConfig): Scorer {
-  const scorer = scorerOfType(config);
+  // With expected_pattern the wrapper reads `field` and hands the inner scorer the matched value.
+  const patterned = config.expectedPattern !== undefined && 'field' in config;
+  const scorer = config.expectedPattern === undefined ? scorerOfType(config)
+    : withExpectedPattern(scorerOfType(patterned ? { ...config, field: undefined } : config), config.expectedPattern, patterned ? config.field : undefined);
   return config.outputField === undefined ? scorer : withOutputField(scorer, config.outputField);
 }
 

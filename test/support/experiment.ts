@@ -13,7 +13,7 @@ export interface ExperimentSpec {
 }
 
 export function arithmeticCases(count: number): string {
-  return Array.from({ length: count }, (_, i) => JSON.stringify({ id: `c${i + 1}`, input: `What is ${i + 1} + ${(i + 1) * 2}?`, expected: String((i + 1) * 3), category: i % 2 ? 'odd' : 'even' })).join('\n') + '\n';
+  return `${Array.from({ length: count }, (_, i) => JSON.stringify({ id: `c${i + 1}`, input: `What is ${i + 1} + ${(i + 1) * 2}?`, expected: String((i + 1) * 3), category: i % 2 ? 'odd' : 'even' })).join('\n')}\n`;
 }
 
 export function writeExperiment(spec: ExperimentSpec): { dir: string; configPath: string; runsDir: string } {

@@ -16,7 +16,7 @@ import { decideVerdict } from '../../verdict/decide.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { EXIT } from '../exit-codes.js';
+import { DB_READ_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, SEED_OPTION } from '../common-options.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 import { requireTeamDatabase } from './team-db.js';
@@ -31,23 +31,23 @@ export const analyzeCommand: CommandSpec = {
   summary: 'paired statistics and the verdict for a run directory, or for a seed-format ledger (--ledger)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('analyze', argv, {
-      ledger: { type: 'string' },
-      budget: { type: 'string' },
-      'baseline-id': { type: 'string' },
-      'candidate-id': { type: 'string' },
-      seed: { type: 'string' },
-      'min-gain': { type: 'string' },
-      'max-token-growth': { type: 'string' },
-      'max-latency-growth': { type: 'string' },
-      rounds: { type: 'string' },
-      confidence: { type: 'string' },
-      gate: { type: 'boolean' },
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
-      'no-report': { type: 'boolean' },
-      pricing: { type: 'string' },
-      db: { type: 'string' },
+      ledger: { type: 'string', value: 'FILE', help: 'analyse a ledger in the seed\'s record format (JSONL written by your own script) instead of a run', example: 'my-ledger.jsonl' },
+      budget: { type: 'string', value: 'B', help: '--ledger: the budget B per case (tokens)', fallback: 'the rows\' budget, else unknown', example: '200000' },
+      'baseline-id': { type: 'string', value: 'ID', help: '--ledger: which variant id is the baseline', fallback: 'inferred from the rows', example: 'skill-v2' },
+      'candidate-id': { type: 'string', value: 'ID', help: '--ledger: which variant id is the candidate', fallback: 'inferred from the rows', example: 'skill-v3' },
+      seed: { ...SEED_OPTION, help: '--ledger: seed of the bootstrap', fallback: `${DEFAULTS.seed}` },
+      'min-gain': { type: 'string', value: 'X', help: 'gate: minimum n=1 pass-rate gain (0–1)', fallback: `the run's config, else ${DEFAULTS.minSameBudgetGain}`, example: '0.05' },
+      'max-token-growth': { type: 'string', value: 'X', help: 'gate: maximum tokens-per-success ratio candidate/baseline', fallback: `the run's config, else ${DEFAULTS.maxTokenGrowthRatio}`, example: '1.3' },
+      'max-latency-growth': { type: 'string', value: 'X', help: 'gate: maximum p95 latency ratio candidate/baseline', fallback: `the run's config, else ${DEFAULTS.maxLatencyGrowthRatio}`, example: '1.5' },
+      rounds: { type: 'string', value: 'N', help: 'bootstrap resamples (at least 100)', fallback: `the run's config, else ${DEFAULTS.bootstrapRounds}`, example: '5000' },
+      confidence: { type: 'string', value: 'X', help: 'two-sided confidence of every interval (0–1)', fallback: `the run's config, else ${DEFAULTS.confidence}`, example: '0.9' },
+      gate: GATE_OPTION,
+      json: JSON_OPTION,
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
+      'no-report': { ...NO_REPORT_OPTION, help: 'do not rewrite the run\'s report.html' },
+      pricing: { ...PRICING_OPTION, help: '--ledger: model → USD per million tokens, over the dated defaults (a run keeps its own prices)' },
+      db: DB_READ_OPTION,
     }, USAGE);
     if (values.pricing !== undefined && values.ledger === undefined) throw new IsobudgetError('usage', 'analyze: --pricing applies to --ledger FILE; a run directory keeps the prices it ran with', { hint: USAGE });
     const gates: Partial<GatesConfig> = {};

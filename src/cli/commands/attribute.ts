@@ -6,6 +6,7 @@ import { findRunDir } from '../../ledger/find-run.js';
 import { renderAttribution } from '../../report/attribution-text.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { JSON_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -15,10 +16,10 @@ export const attributeCommand: CommandSpec = {
   summary: 'name fake-evolution signals: length gaming, pass@N posing as pass@1, tool redundancy, eval drift, hidden regressions',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('attribute', argv, {
-      runs: { type: 'string' },
-      feedback: { type: 'string' },
-      'since-days': { type: 'string' },
-      json: { type: 'boolean' },
+      runs: { type: 'string', value: 'DIR', help: 'the runs folder whose history the eval-drift detector reads', fallback: 'the run\'s parent folder', example: 'runs' },
+      feedback: { type: 'string', value: 'FILE', help: 'production feedback events (JSONL): their failure categories against the eval\'s', example: 'feedback.jsonl' },
+      'since-days': { type: 'string', value: 'N', help: 'with --feedback: only events of the last N days', fallback: '30', example: '7' },
+      json: JSON_OPTION,
     }, USAGE);
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'attribute: missing RUN_DIR', { hint: USAGE });

@@ -10,15 +10,15 @@ import { IsobudgetError } from '../../core/errors.js';
 import { loadPricingFile } from '../../config/load-pricing-file.js';
 import { buildPriceTable } from '../../pricing/build-table.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
-import { EXIT } from '../exit-codes.js';
-import type { CommandSpec } from './spec.js';
+import { DB_READ_OPTION, GATE_OPTION, JSON_OPTION, PRICING_OPTION } from '../common-options.js';
 import { requireTeamDatabase } from './team-db.js';
 import type { AuditData } from '../../audit/ledger-rows.js';
 import type { CliIO } from '../io.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget audit [--since 90d|12w|6m|1y|DATE] [--until DATE] [--runs DIR] [--gateway DIR]
        [--by month|week] [--budget B] [--html FILE] [--json] [--gate] [--pricing FILE] [--db URL]
-  --db URL: every run's results and calls in the team database instead of --runs/--gateway.
   trends of mean output length, tokens per task, Best-of-N usage, retries per task and
   same-budget pass@1 over run ledgers (--runs, default ./runs) and gateway ledgers (--gateway:
   any *.jsonl of call records, e.g. ~/.isobudget/gateway/ledger); flags cost drift when tokens
@@ -31,18 +31,18 @@ export const auditCommand: CommandSpec = {
   summary: 'direction audit: is the system getting better, or only more expensive? (trends, cost drift)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('audit', argv, {
-      since: { type: 'string' },
-      until: { type: 'string' },
-      runs: { type: 'string' },
-      gateway: { type: 'string' },
-      by: { type: 'string' },
-      budget: { type: 'string' },
-      'min-change': { type: 'string' },
-      html: { type: 'string' },
-      json: { type: 'boolean' },
-      gate: { type: 'boolean' },
-      pricing: { type: 'string' },
-      db: { type: 'string' },
+      since: { type: 'string', value: 'WHEN', help: 'start of the window: 90d, 12w, 6m, 1y or a date', fallback: '90d', example: '6m' },
+      until: { type: 'string', value: 'DATE', help: 'end of the window', fallback: 'now', example: '2026-12-01' },
+      runs: { type: 'string', value: 'DIR', help: 'run ledgers to read', fallback: 'runs', example: 'ci/runs' },
+      gateway: { type: 'string', value: 'DIR', help: 'gateway ledgers to read (any *.jsonl of call records)', example: '~/.isobudget/gateway/ledger' },
+      by: { type: 'string', value: 'UNIT', help: 'trend buckets: week or month', fallback: 'week under 6 months, else month', example: 'month' },
+      budget: { type: 'string', value: 'B', help: 'only runs with this budget B (tokens)', fallback: 'every budget', example: '200000' },
+      'min-change': { type: 'string', value: 'X', help: 'smallest relative change over the window that counts as a trend', fallback: '0.05', example: '0.1' },
+      html: { type: 'string', value: 'FILE', help: 'also write the audit as an HTML page', example: 'audit.html' },
+      json: JSON_OPTION,
+      gate: { ...GATE_OPTION, help: 'exit 10 on cost drift or too little data to tell, 0 otherwise' },
+      pricing: { ...PRICING_OPTION, help: 'model → USD per million tokens for calls without a recorded cost_usd, over the dated defaults' },
+      db: { ...DB_READ_OPTION, help: 'every run\'s results and calls in the team database (PostgreSQL) instead of --runs/--gateway' },
     }, USAGE);
     if (positionals.length) throw new IsobudgetError('usage', `audit: unexpected argument '${positionals[0]}'`, { hint: USAGE });
     const until = values.until === undefined ? Date.now() : Date.parse(values.until);

@@ -9,10 +9,11 @@ import { loadConfig, sequentialConfig } from '../../config/index.js';
 import type { EvolveScreening } from '../../config/types.js';
 import { DEFAULTS } from '../../config/defaults.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { loadDataset } from '../../datasets/index.js';
+import { fieldsOf, loadDataset } from '../../datasets/index.js';
 import { simulateNullLoops, type NullLoopsReport, type PolicyResult } from '../../evolve/calibration/null-loops.js';
 import type { PolicyName } from '../../evolve/calibration/null-screen.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { JSON_OPTION, SEED_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 
@@ -30,13 +31,20 @@ EXPERIMENT.yaml when given. --stop-after-no-gain 0 runs every round (the most sc
 
 export async function calibrateEvolve(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('calibrate --evolve', argv, {
-    loops: { type: 'string' }, 'loop-rounds': { type: 'string' }, candidates: { type: 'string' }, cases: { type: 'string' }, rounds: { type: 'string' },
-    'stop-after-no-gain': { type: 'string' }, screening: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' },
+    loops: { type: 'string', value: 'N', help: 'simulated evolution loops', fallback: `${d.loops}`, example: '1000' },
+    'loop-rounds': { type: 'string', value: 'N', help: 'rounds per loop', fallback: `${d.loopRounds}`, example: '3' },
+    candidates: { type: 'string', value: 'K', help: 'candidates screened per round', fallback: `${d.candidates}`, example: '2' },
+    cases: { type: 'string', value: 'N', help: 'val cases per screen', fallback: `the experiment's val cases, else ${d.cases}`, example: '400' },
+    rounds: { type: 'string', value: 'N', help: 'bootstrap rounds of each screen\'s analysis', fallback: `${d.rounds}`, example: '500' },
+    'stop-after-no-gain': { type: 'string', value: 'N', help: 'stop a loop after N rounds without an accept (0: never)', fallback: 'the experiment\'s, else 3', example: '0' },
+    screening: { type: 'string', value: 'MODE', help: 'how the loop screens: sequential or fixed', fallback: 'the experiment\'s evolve.screening, else sequential', example: 'fixed' },
+    seed: { ...SEED_OPTION, fallback: `${d.seed}` },
+    json: JSON_OPTION,
   }, USAGE);
   if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate --evolve: at most one EXPERIMENT.yaml', { hint: USAGE });
   const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
   const config = file === undefined ? undefined : await loadConfig(file);
-  const valCases = values.cases === undefined && config?.datasets.val !== undefined ? (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath })).length : undefined;
+  const valCases = values.cases === undefined && config?.datasets.val !== undefined ? (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath, ...fieldsOf(config) })).length : undefined;
   const at = (name: string, value: number | undefined, fallback: number, minimum: number): number => {
     const chosen = value ?? fallback;
     if (chosen < minimum) throw new IsobudgetError('usage', `calibrate --evolve: --${name} must be at least ${minimum}, got ${chosen}`, { hint: USAGE });

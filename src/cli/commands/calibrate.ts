@@ -10,8 +10,9 @@ import { renderCalibration } from '../../calibrate/render.js';
 import { loadConfig } from '../../config/index.js';
 import type { ExperimentConfig } from '../../config/types.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { loadDataset } from '../../datasets/index.js';
+import { fieldsOf, loadDataset } from '../../datasets/index.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { JSON_OPTION, SEED_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { runSequentialCalibration, SEQUENTIAL_DEFAULTS, SEQUENTIAL_EFFECTS, SEQUENTIAL_SIZES } from './calibrate-sequential.js';
 import type { CommandSpec } from './spec.js';
@@ -32,19 +33,20 @@ export const calibrateCommand: CommandSpec = {
     // The evolution loop's calibration has its own options (src/cli/commands/calibrate-evolve.ts).
     if (argv.includes('--evolve')) return (await import('./calibrate-evolve.js')).calibrateEvolve(argv.filter((arg) => arg !== '--evolve'), io);
     const { values, positionals } = parseCommandArgs('calibrate', argv, {
-      cases: { type: 'string' },
-      'baseline-pass': { type: 'string' },
-      spread: { type: 'string' },
-      effect: { type: 'string' },
-      categories: { type: 'string' },
-      experiments: { type: 'string' },
-      'search-experiments': { type: 'string' },
-      rounds: { type: 'string' },
-      'max-cases': { type: 'string' },
-      seed: { type: 'string' },
-      'all-arms': { type: 'boolean' },
-      json: { type: 'boolean' },
-      sequential: { type: 'boolean' },
+      cases: { type: 'string', value: 'N', help: 'cases per simulated experiment', fallback: `the experiment's val cases, else ${defaults.cases}`, example: '400' },
+      'baseline-pass': { type: 'string', value: 'X', help: 'the baseline\'s mean pass probability (0–1)', fallback: `${defaults.baselinePass}`, example: '0.7' },
+      spread: { type: 'string', value: 'X', help: 'SD of per-case pass probabilities', fallback: `${defaults.spread}`, example: '0.15' },
+      effect: { type: 'string', value: 'X', help: 'the true pass-rate delta for the power estimate', fallback: `${defaults.effect}`, example: '0.05' },
+      categories: { type: 'string', value: 'N', help: 'categories per dataset (the per-category regression gate)', fallback: `${defaults.categories}`, example: '6' },
+      experiments: { type: 'string', value: 'N', help: 'simulated experiments per estimate', fallback: `${defaults.experiments}`, example: '2000' },
+      'search-experiments': { type: 'string', value: 'N', help: 'simulated experiments per step of the cases-for-80%-power search', fallback: `${defaults.searchExperiments}`, example: '500' },
+      rounds: { type: 'string', value: 'N', help: 'bootstrap rounds of each simulated analysis', fallback: `${defaults.rounds}`, example: '1000' },
+      'max-cases': { type: 'string', value: 'N', help: 'largest case count the power search tries', fallback: `${defaults.searchMax}`, example: '6400' },
+      seed: { ...SEED_OPTION, fallback: `${defaults.seed}` },
+      'all-arms': { type: 'boolean', help: 'simulate all four arms (slower), not only n=1' },
+      json: JSON_OPTION,
+      sequential: { type: 'boolean', help: 'calibrate the sequential screen (see usage)' },
+      evolve: { type: 'boolean', help: 'calibrate the evolution loop instead (calibrate --evolve --help)' },
     }, USAGE);
     if (positionals.length > 1) throw new IsobudgetError('usage', 'calibrate: at most one EXPERIMENT.yaml', { hint: USAGE });
     const file = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
@@ -78,7 +80,7 @@ export const calibrateCommand: CommandSpec = {
     }
     const plan = calibrationPlan(choices, config);
     const started = performance.now();
-    let report;
+    let report: ReturnType<typeof calibrate>;
     try {
       report = calibrate(plan.input);
     } catch (error) {
@@ -101,7 +103,7 @@ export const calibrateCommand: CommandSpec = {
 /** The planned experiment's val-set size, when it names one. */
 async function plannedCases(config: ExperimentConfig | undefined): Promise<number | undefined> {
   if (config?.datasets.val === undefined) return undefined;
-  return (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath })).length;
+  return (await loadDataset(config.datasets.val, { split: 'val', configKey: 'datasets.val', configFile: config.configPath, ...fieldsOf(config) })).length;
 }
 
 function check(choices: CalibrationChoices): void {

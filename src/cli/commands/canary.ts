@@ -10,7 +10,8 @@ import { DEFAULT_POLICY, parsePolicy } from '../../canary/policy.js';
 import { renderCanary } from '../../canary/render.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFileSync } from '../../core/input-file.js';
-import { numberOption, parseCommandArgs } from '../args.js';
+import { numberOption, parseCommandArgs, unknownSubcommand } from '../args.js';
+import { GATE_OPTION, JSON_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
@@ -33,17 +34,17 @@ export const canaryCommand: CommandSpec = {
     }
     if (sub === 'assign') return assign(rest, io);
     if (sub === 'analyze') return analyze(rest, io);
-    throw new IsobudgetError('usage', `canary: unknown subcommand '${sub}'`, { hint: USAGE });
+    throw unknownSubcommand('canary', sub, ['assign', 'analyze'], USAGE);
   },
 };
 
 function assign(argv: string[], io: CliIO): number {
   const { values } = parseCommandArgs('canary assign', argv, {
-    fraction: { type: 'string' },
-    key: { type: 'string', multiple: true },
-    keys: { type: 'string' },
-    salt: { type: 'string' },
-    json: { type: 'boolean' },
+    fraction: { type: 'string', value: 'F', help: 'share of keys in the canary (0–1, required)', example: '0.1' },
+    key: { type: 'string', multiple: true, value: 'KEY', help: 'a user or tenant key to assign', example: 'user-42' },
+    keys: { type: 'string', value: 'FILE', help: 'a file of keys, one per line', example: 'users.txt' },
+    salt: { type: 'string', value: 'S', help: 'assignment salt (a new salt reshuffles everyone)', fallback: DEFAULT_SALT, example: 'canary-2026-12' },
+    json: JSON_OPTION,
   }, USAGE);
   const fraction = numberOption('fraction', values.fraction);
   if (fraction === undefined || fraction < 0 || fraction > 1) throw new IsobudgetError('usage', 'canary assign: --fraction must be a number in [0, 1], e.g. 0.1', { hint: USAGE });
@@ -61,9 +62,9 @@ function assign(argv: string[], io: CliIO): number {
 
 function analyze(argv: string[], io: CliIO): number {
   const { values, positionals } = parseCommandArgs('canary analyze', argv, {
-    policy: { type: 'string' },
-    json: { type: 'boolean' },
-    gate: { type: 'boolean' },
+    policy: { type: 'string', value: 'FILE', help: 'the canary policy (YAML): days, thresholds per metric', fallback: 'the built-in policy', example: 'canary.yaml' },
+    json: JSON_OPTION,
+    gate: { ...GATE_OPTION, help: 'exit code = decision: 0 promote, 10 continue, 11 rollback' },
   }, USAGE);
   const file = positionals[0];
   if (!file) throw new IsobudgetError('usage', 'canary analyze: pass EVENTS.jsonl', { hint: USAGE });

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CLIENT_KINDS, formatFinding, isCcSwitchLink, lintText, renderClientConfig, resolveTarget, writeWithBackup, type CcSwitchApp, type CcSwitchFormat, type ClaudeAuthVar, type ClientKind } from '../../clients/index.js';
 import { IsobudgetError } from '../../core/errors.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
@@ -30,24 +30,24 @@ export const clientsCommand: CommandSpec = {
   summary: 'write or lint Claude Code / Codex / CC Switch configs (and CC Switch import links) for a provider or the gateway',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('clients', argv, {
-      gateway: { type: 'string' },
-      provider: { type: 'string' },
-      'base-url': { type: 'string' },
-      name: { type: 'string' },
-      id: { type: 'string' },
-      'key-env': { type: 'string' },
-      auth: { type: 'string' },
-      model: { type: 'string' },
-      'include-key': { type: 'boolean' },
-      out: { type: 'string' },
-      kind: { type: 'string' },
-      json: { type: 'boolean' },
-      app: { type: 'string' },
-      format: { type: 'string' },
+      gateway: { type: 'string', value: 'URL', help: 'write: point the client at this isobudget gateway', example: 'http://127.0.0.1:8788' },
+      provider: { type: 'string', value: 'PRESET', help: 'write: point the client at a provider preset (openai, anthropic, taotoken, …)', example: 'taotoken' },
+      'base-url': { type: 'string', value: 'URL', help: 'write: point the client at this API base URL', example: 'https://api.example.com' },
+      name: { type: 'string', value: 'NAME', help: 'write: the provider\'s display name', fallback: 'from the URL\'s host', example: 'TaoToken' },
+      id: { type: 'string', value: 'ID', help: 'write: the provider\'s id in the client config', fallback: 'from the name', example: 'taotoken' },
+      'key-env': { type: 'string', value: 'NAME', help: 'write: the env var that holds the key', fallback: 'the preset\'s, else one named after the provider', example: 'TAOTOKEN_API_KEY' },
+      auth: { type: 'string', value: 'MODE', help: 'write claude-code: send the key as token (Authorization) or api-key (x-api-key)', fallback: 'api-key for api.anthropic.com, else token', example: 'api-key' },
+      model: { type: 'string', value: 'MODEL', help: 'write: the model the client uses', example: 'claude-sonnet-5' },
+      'include-key': { type: 'boolean', help: 'write: put the key itself (from --key-env) in the output, not YOUR_API_KEY' },
+      out: { type: 'string', value: 'FILE', help: 'write: write the config to FILE instead of printing it', example: '.claude/settings.json' },
+      kind: { type: 'string', value: 'KIND', help: 'lint: what the files are: claude-code, codex or cc-switch', fallback: 'from the file', example: 'codex' },
+      json: { type: 'boolean', help: 'lint: print the findings as JSON' },
+      app: { type: 'string', value: 'APP', help: 'write cc-switch: which CC Switch side: claude or codex', fallback: 'claude', example: 'codex' },
+      format: { type: 'string', value: 'FORMAT', help: 'write cc-switch: link (the import deep link) or seed (the three-field JSON)', fallback: 'link', example: 'seed' },
     }, USAGE);
     const [action, ...rest] = positionals;
     if (action === 'lint') return lint(rest, values.kind === undefined ? undefined : kindOf(values.kind), values.json === true, io);
-    if (action !== 'write') throw new IsobudgetError('usage', "clients: expected 'write' or 'lint'", { hint: USAGE });
+    if (action !== 'write') throw unknownSubcommand('clients', action, ['write', 'lint'], USAGE);
     const client = kindOf(rest[0]);
     if (client !== 'cc-switch' && (values.app !== undefined || values.format !== undefined)) throw new IsobudgetError('usage', `clients write ${client}: --app and --format are for cc-switch`, { hint: USAGE });
     const keyEnv = values['key-env'];

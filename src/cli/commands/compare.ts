@@ -10,11 +10,12 @@ import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { parseCommandArgs } from '../args.js';
-import { EXIT } from '../exit-codes.js';
-import type { CommandSpec } from './spec.js';
+import { DB_READ_OPTION, JSON_OPTION } from '../common-options.js';
 import type { CliIO } from '../io.js';
 import { requireTeamDatabase } from './team-db.js';
 import { resolve } from 'node:path';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget compare RUN_A RUN_B [--force] [--json] [--db URL]   (each: a run directory, a run id or its unique start, or latest; with --db: run ids in the team database)
   per arm: product pass rate (paired by case, with CI and McNemar p), pass@1, pass@N,
@@ -26,9 +27,9 @@ export const compareCommand: CommandSpec = {
   summary: 'what moved between two runs on the same cases (per arm, paired by case), and which cases flipped',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('compare', argv, {
-      force: { type: 'boolean' },
-      json: { type: 'boolean' },
-      db: { type: 'string' },
+      force: { type: 'boolean', help: 'compare runs on different datasets (on the cases both have)' },
+      json: JSON_OPTION,
+      db: { ...DB_READ_OPTION, help: 'RUN_A and RUN_B are run ids in the team database (PostgreSQL)' },
     }, USAGE);
     if (positionals.length !== 2) throw new IsobudgetError('usage', 'compare: pass two run directories, RUN_A and RUN_B', { hint: USAGE });
     const [a, b] = values.db !== undefined ? await sidesFromDatabase(values.db, positionals, io) : positionals.map((dir) => side(findRunDir(dir, { cwd: io.cwd }))) as [RunSide, RunSide];
@@ -52,7 +53,8 @@ async function sidesFromDatabase(url: string, ids: readonly string[], io: CliIO)
       const run = await loadRunFromDatabase(db, id, resolve(io.cwd, 'runs'));
       return { dir: run.dir, manifest: run.manifest, results: run.results, verdict: verdictForRun(run.dir, undefined, false, {}, run) };
     };
-    return [await load(ids[0]!), await load(ids[1]!)];
+    const [a = '', b = ''] = ids;
+    return [await load(a), await load(b)];
   } finally {
     await db.end().catch(() => undefined);
   }

@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../config/index.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { addFailures } from '../../datasets/failures/add-failures.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
+import { JSON_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -19,8 +20,16 @@ export const datasetsCommand: CommandSpec = {
   summary: 'datasets add-failures EVENTS.jsonl --experiment EXPERIMENT.yaml: production failures into train/val/test, with their budget and n',
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub !== 'add-failures') throw new IsobudgetError('usage', sub === undefined ? 'datasets: missing subcommand' : `datasets: unknown subcommand '${sub}'`, { hint: USAGE });
-    const { values, positionals } = parseCommandArgs('datasets add-failures', rest, { experiment: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
+    if (sub === '--help' || sub === '-h') {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (sub !== 'add-failures') throw unknownSubcommand('datasets', sub, ['add-failures'], USAGE);
+    const { values, positionals } = parseCommandArgs('datasets add-failures', rest, {
+      experiment: { type: 'string', value: 'FILE', help: 'the experiment whose split files receive the cases (required)', example: 'experiment.yaml' },
+      'dry-run': { type: 'boolean', help: 'say what would be added; write nothing' },
+      json: JSON_OPTION,
+    }, USAGE);
     const events = positionals[0];
     if (events === undefined || positionals.length > 1) throw new IsobudgetError('usage', 'datasets add-failures: pass one EVENTS.jsonl', { hint: USAGE });
     if (values.experiment === undefined) throw new IsobudgetError('usage', 'datasets add-failures: --experiment EXPERIMENT.yaml is required (it names the split files and datasets.refresh)', { hint: USAGE });

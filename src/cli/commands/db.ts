@@ -4,7 +4,7 @@
  */
 import { IsobudgetError } from '../../core/errors.js';
 import { databaseUrl } from '../../config/database-url.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -16,9 +16,9 @@ isobudget db status  [--db URL]   list applied and pending migrations
 export const dbCommand: CommandSpec = {
   summary: 'team database (PostgreSQL): db migrate applies the schema, db status shows it',
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs('db', argv, { db: { type: 'string' } }, USAGE);
+    const { values, positionals } = parseCommandArgs('db', argv, { db: { type: 'string', value: 'URL', help: 'the PostgreSQL database', fallback: '$ISOBUDGET_DATABASE_URL', example: 'postgres://postgres@127.0.0.1:5432/isobudget' } }, USAGE);
     const [action, ...extra] = positionals;
-    if (action !== 'migrate' && action !== 'status') throw new IsobudgetError('usage', action === undefined ? 'db: say migrate or status' : `db: unknown action '${action}' (migrate, status)`, { hint: USAGE });
+    if (action !== 'migrate' && action !== 'status') throw unknownSubcommand('db', action, ['migrate', 'status'], USAGE);
     if (extra.length > 0) throw new IsobudgetError('usage', `db ${action}: unexpected argument '${extra[0]}'`, { hint: USAGE });
     const target = databaseUrl(values.db, io.env);
     if (!target) throw new IsobudgetError('usage', `db ${action}: no database: pass --db URL or set ISOBUDGET_DATABASE_URL`, { hint: USAGE });

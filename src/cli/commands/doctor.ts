@@ -11,6 +11,7 @@ import { LEDGER_SCHEMA_VERSION, type CallRecord } from '../../ledger/records.js'
 import { createProvider } from '../../providers/create-provider.js';
 import { ProviderError } from '../../core/provider-error.js';
 import { parseCommandArgs } from '../args.js';
+import { RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -20,8 +21,8 @@ export const doctorCommand: CommandSpec = {
   summary: 'check the provider config and key env var, make one hello-world call, record its tokens',
   async run(argv, io) {
     const { positionals, values } = parseCommandArgs('doctor', argv, {
-      out: { type: 'string' },
-      variant: { type: 'string' },
+      out: { ...RUNS_OUT_OPTION, help: 'folder of doctor.jsonl, where the hello-world call is recorded' },
+      variant: { type: 'string', value: 'NAME', help: 'whose model to call: candidate or baseline', fallback: 'candidate', example: 'baseline' },
     }, USAGE);
     const file = positionals[0];
     if (!file) throw new IsobudgetError('usage', 'doctor: missing EXPERIMENT.yaml', { hint: USAGE });

@@ -4,15 +4,16 @@
  * remember, repeat. `--resume LOOP_DIR` continues a loop after a crash or Ctrl-C.
  */
 import type { EvolveScreening } from '../../config/types.js';
+import { DEFAULTS } from '../../config/defaults.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { runEvolve } from '../../evolve/loop.js';
 import type { EvolveSummary } from '../../evolve/summary.js';
 import type { LineageEntry } from '../../evolve/types.js';
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { JSON_OPTION, QUIET_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
-import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
@@ -27,9 +28,19 @@ export const evolveCommand: CommandSpec = {
   summary: 'the self-evolution loop: diagnose on train, propose skill diffs, screen on val at the same budget, accept only corrected real_evolution, remember, repeat',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('evolve', argv, {
-      rounds: { type: 'string' }, candidates: { type: 'string' }, 'budget-tokens': { type: 'string' }, failures: { type: 'string' },
-      out: { type: 'string' }, id: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, concurrency: { type: 'string' },
-      'sim-latency-scale': { type: 'string' }, screening: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      rounds: { type: 'string', value: 'R', help: 'rounds of diagnose → propose → screen → decide', fallback: `evolve.rounds, else ${DEFAULTS.evolveRounds}`, example: '3' },
+      candidates: { type: 'string', value: 'K', help: 'skill edits proposed per round', fallback: `evolve.candidates_per_round, else ${DEFAULTS.evolveCandidates}`, example: '4' },
+      'budget-tokens': { type: 'string', value: 'T', help: 'cap on every token the loop spends (raise it on --resume)', fallback: 'evolve.budget_tokens, else no cap', example: '5000000' },
+      failures: { type: 'string', value: 'FILE', help: 'production failure events (JSONL) shown to the proposer beside the train failures', example: 'failures.jsonl' },
+      out: { type: 'string', value: 'DIR', help: 'the loops folder', fallback: 'evolve', example: 'evolve-ci' },
+      id: { type: 'string', value: 'ID', help: 'the loop\'s id (its directory name)', fallback: 'generated', example: 'date-parser-dec' },
+      store: STORE_OPTION,
+      resume: { type: 'string', value: 'DIR', help: 'continue an interrupted loop with the settings it started with', example: 'evolve/ev-20261201-1200-ab12' },
+      concurrency: { type: 'string', value: 'N', help: 'model calls in flight', fallback: 'the config\'s, else 8', example: '4' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the simulator\'s latencies (0 answers at once)', fallback: '1', example: '0' },
+      screening: { type: 'string', value: 'MODE', help: 'how candidates are screened on val: sequential or fixed', fallback: `evolve.screening, else ${DEFAULTS.evolveScreening}`, example: 'fixed' },
+      json: { ...JSON_OPTION, help: 'print the loop\'s summary as JSON (no progress)' },
+      quiet: QUIET_OPTION,
     }, USAGE);
     if (values.resume === undefined && positionals[0] === undefined) throw new IsobudgetError('usage', 'evolve: missing EXPERIMENT.yaml', { hint: USAGE });
     if (values.resume !== undefined && (positionals.length > 0 || values.rounds !== undefined || values.candidates !== undefined || values.failures !== undefined || values.screening !== undefined)) {

@@ -12,6 +12,7 @@ import type { GateLayerResult, GateRun } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import type { VerdictName } from '../../verdict/record.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { DB_OPTION, JSON_OPTION, RUNS_OUT_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
@@ -61,8 +62,16 @@ export const gateCommand: CommandSpec = {
   summary: 'five-layer promotion gate for a candidate skill: format + contamination, regression, test-split significance, budget, human review',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gate', argv, {
-      'baseline-config': { type: 'string' }, 'auto-confirm': { type: 'boolean' }, 'max-test-uses': { type: 'string' }, 'contamination-min-chars': { type: 'string' },
-      out: { type: 'string' }, store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, list: { type: 'boolean' }, show: { type: 'string' },
+      'baseline-config': { type: 'string', value: 'FILE', help: 'the experiment whose baseline the candidate must beat', fallback: 'EXPERIMENT.yaml\'s baseline variant', example: 'prod.yaml' },
+      'auto-confirm': { type: 'boolean', help: 'layer 5 without a human when layers 1–4 pass and no change always needs one (recorded as auto-confirm)' },
+      'max-test-uses': { type: 'string', value: 'N', help: 'refuse once the test split has been used N times (eval drift)', fallback: 'no limit', example: '5' },
+      'contamination-min-chars': { type: 'string', value: 'N', help: 'shortest test/regression text that counts as leaked into the skill', fallback: '8', example: '20' },
+      out: { ...RUNS_OUT_OPTION, help: 'the runs folder of the test-split run' },
+      store: STORE_OPTION,
+      db: { ...DB_OPTION, help: 'the memory store and review queue in the team database (PostgreSQL) instead of the SQLite file' },
+      json: JSON_OPTION,
+      list: { type: 'boolean', help: 'list the recorded gates and how often each test split was used' },
+      show: { type: 'string', value: 'GATE_ID', help: 'show one recorded gate, layer by layer', example: 'gate-20261201-1' },
     }, USAGE);
     const open = await governanceStoreOpener(argv, io, 'gate');
     if (values.list || values.show !== undefined) return showGates(open(values.store), values.show, values.json === true, io);

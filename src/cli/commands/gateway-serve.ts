@@ -95,7 +95,7 @@ export async function serveGateway(options: ServeOptions, paths: GatewayPaths, i
   }
 }
 
-function upstreamDisplay(upstream: string): string {
+export function upstreamDisplay(upstream: string): string {
   if (!/^https?:\/\//.test(upstream)) throw new IsobudgetError('usage', `--upstream must be an http(s) URL, got '${displayUrlSafe(upstream)}'`, { hint: 'e.g. --upstream https://api.anthropic.com' });
   try {
     return displayUrl(upstream);

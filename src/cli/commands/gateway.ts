@@ -11,45 +11,55 @@ import { renderSummary, summarizeGatewayIndex } from '../../gateway/ledger/ledge
 import { loadPricingFile } from '../../config/load-pricing-file.js';
 import { buildPriceTable } from '../../pricing/build-table.js';
 import type { PriceTable } from '../../pricing/price-table.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { intOption, type Options, parseCommandArgs, unknownSubcommand } from '../args.js';
 import { durationOption } from '../duration-option.js';
+import { PRICING_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { serveGateway } from './gateway-serve.js';
+import { serveGateway, upstreamDisplay, type ServeOptions } from './gateway-serve.js';
+import { databaseUrl } from '../../config/database-url.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
         [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet] [--pricing FILE]
         [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m]
-isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR] [--json]
-isobudget gateway keys list [--data-dir DIR] [--json]
-isobudget gateway keys revoke ID [--data-dir DIR]
+isobudget gateway --db URL --upstream URL [--budget-lease TOKENS] [--replica-timeout 10s] [the options above but --data-dir]
+isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR | --db URL] [--json]
+isobudget gateway keys list [--data-dir DIR | --db URL] [--json]
+isobudget gateway keys revoke ID [--data-dir DIR | --db URL]
 isobudget gateway ledger index|show [--data-dir DIR] [--pricing FILE]
 Every call is costed (cost_usd) with the dated default prices, or --pricing FILE (model → USD per million tokens) over them.
-Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.`;
+Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.
+--db URL (or $ISOBUDGET_DATABASE_URL): keys, budgets, reservations and calls in PostgreSQL, shared by any number of gateway
+replicas (run \`isobudget db migrate\` once). Each call reserves with one statement, unless --budget-lease TOKENS: a replica then
+serves from a leased slice of the key's budget in memory. A replica silent for --replica-timeout is declared dead: its open
+reservations are booked as spent (unknown_after_crash), never granted again.`;
 
 const DEFAULT_UPSTREAM_KEY_ENV = 'ISOBUDGET_UPSTREAM_API_KEY';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const OPTIONS = {
-  upstream: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  'upstream-key-env': { type: 'string' },
-  'upstream-auth': { type: 'string' },
-  'data-dir': { type: 'string' },
-  'max-body-mb': { type: 'string' },
-  'connect-timeout': { type: 'string' },
-  'first-byte-timeout': { type: 'string' },
-  'idle-timeout': { type: 'string' },
-  'allow-remote': { type: 'boolean' },
-  'access-token-env': { type: 'string' },
-  quiet: { type: 'boolean' },
-  budget: { type: 'string' },
-  tag: { type: 'string', multiple: true },
-  json: { type: 'boolean' },
-  pricing: { type: 'string' },
-} as const;
+  upstream: { type: 'string', value: 'URL', help: 'serve: the API the gateway forwards to (required)', example: 'https://api.openai.com/v1' },
+  port: { type: 'string', value: 'P', help: 'serve: the port to listen on (0: any free one)', fallback: '8788', example: '9000' },
+  host: { type: 'string', value: 'HOST', help: 'serve: the address to listen on (non-loopback needs --allow-remote)', fallback: '127.0.0.1', example: '0.0.0.0' },
+  'upstream-key-env': { type: 'string', value: 'NAME', help: 'serve: the env var holding the upstream API key', fallback: DEFAULT_UPSTREAM_KEY_ENV, example: 'OPENAI_API_KEY' },
+  'upstream-auth': { type: 'string', value: 'MODE', help: 'serve: how the upstream key is sent: auto, bearer or x-api-key', fallback: 'auto', example: 'x-api-key' },
+  'data-dir': { type: 'string', value: 'DIR', help: 'keys and ledger folder', fallback: '$ISOBUDGET_GATEWAY_DIR, else ~/.isobudget/gateway', example: './gw' },
+  'max-body-mb': { type: 'string', value: 'N', help: 'serve: largest request body (MiB)', fallback: '32', example: '64' },
+  'connect-timeout': { type: 'string', value: 'DURATION', help: 'serve: time to connect upstream', fallback: '10s', example: '30s' },
+  'first-byte-timeout': { type: 'string', value: 'DURATION', help: 'serve: time to the upstream\'s first byte', fallback: '10m', example: '2m' },
+  'idle-timeout': { type: 'string', value: 'DURATION', help: 'serve: longest silence in a streamed response', fallback: '5m', example: '1m' },
+  'allow-remote': { type: 'boolean', help: 'serve: listen beyond loopback (needs --access-token-env)' },
+  'access-token-env': { type: 'string', value: 'NAME', help: 'serve: env var holding the token remote clients must present', example: 'GATEWAY_ACCESS_TOKEN' },
+  quiet: { type: 'boolean', help: 'serve: no request log on stderr' },
+  budget: { type: 'string', value: 'TOKENS', help: 'keys create: the key\'s token budget', fallback: 'none: the key only records', example: '500000' },
+  tag: { type: 'string', multiple: true, value: 'K=V,…', help: 'keys create: tags recorded on every call of the key', example: 'run=r1,arm=candidate' },
+  json: { type: 'boolean', help: 'keys create|list: print JSON' },
+  pricing: { ...PRICING_OPTION, help: 'serve, ledger show: model → USD per million tokens, over the dated defaults' },
+  db: { type: 'string', value: 'URL', help: 'keys, budgets and calls in PostgreSQL, shared by gateway replicas (not with --data-dir)', fallback: '$ISOBUDGET_DATABASE_URL', example: 'postgres://postgres@127.0.0.1:5432/isobudget' },
+  'budget-lease': { type: 'string', value: 'TOKENS', help: 'serve --db: lease this many tokens of a key at a time and admit calls from the lease in memory', fallback: 'none: every call reserves in the database', example: '100000' },
+  'replica-timeout': { type: 'string', value: 'DURATION', help: 'serve --db: a replica silent this long is declared dead; its open reservations are booked as spent', fallback: '10s', example: '30s' },
+} as const satisfies Options;
 
 type Values = ReturnType<typeof parseCommandArgs<typeof OPTIONS>>['values'];
 
@@ -57,16 +67,49 @@ export const gatewayCommand: CommandSpec = {
   summary: 'a local gateway that records every call of Claude Code, Codex or any client and enforces per-key token budgets',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('gateway', argv, OPTIONS, USAGE);
+    const database = databaseUrl(values.db, io.env);
+    if (database !== undefined) return withDatabase(database, positionals, values, io);
+    for (const flag of ['budget-lease', 'replica-timeout'] as const) {
+      if (values[flag] !== undefined) throw new IsobudgetError('usage', `gateway: --${flag} needs --db URL (gateway replicas on PostgreSQL)`, { hint: USAGE });
+    }
     const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
     const [group, action, ...rest] = positionals;
     if (group === 'keys') return keysCommand(action, rest, values, paths, io);
     if (group === 'ledger') return ledgerCommand(action, paths, io, pricesFrom(values, io.cwd));
-    if (group !== undefined) throw new IsobudgetError('usage', `gateway: unknown subcommand '${group}'`, { hint: USAGE });
+    if (group !== undefined) throw unknownSubcommand('gateway', group, ['keys', 'ledger'], USAGE);
     return serve(values, paths, io);
   },
 };
 
+/** `--db URL`: keys and budgets in PostgreSQL, shared by replicas. */
+async function withDatabase(database: { url: string; source: string }, positionals: string[], values: Values, io: CliIO): Promise<number> {
+  const [group, action, ...rest] = positionals;
+  // Loaded only here: the embedded gateway never loads pg.
+  const { keysCommandDb, serveGatewayDb } = await import('./gateway-db.js');
+  if (values['data-dir'] !== undefined) throw new IsobudgetError('usage', 'gateway: --data-dir and --db exclude each other (with --db, keys and calls live in the database)', { hint: USAGE });
+  if (group === 'keys') {
+    if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new IsobudgetError('usage', "gateway keys: expected 'create', 'list' or 'revoke'", { hint: USAGE });
+    return keysCommandDb(database.url, database.source, action, { ...mintOptions(values), id: rest[0], json: values.json === true }, io);
+  }
+  if (group === 'ledger') throw new IsobudgetError('usage', 'gateway ledger reads a data dir; with --db, the calls are in the gateway_calls table', { hint: USAGE });
+  if (group !== undefined) throw unknownSubcommand('gateway', group, ['keys'], USAGE);
+  const options = serveOptions(values, io);
+  const leaseTokens = intOption('budget-lease', values['budget-lease']);
+  if (leaseTokens === 0) throw new IsobudgetError('usage', '--budget-lease must be a positive number of tokens (omit it to reserve per call)');
+  return serveGatewayDb(database.url, database.source, { ...options, shown: upstreamDisplay(options.upstream), leaseTokens, staleMs: durationOption('replica-timeout', values['replica-timeout']) }, io);
+}
+
+function mintOptions(values: Values): { budget: number | undefined; tags: Record<string, string> } {
+  const budget = intOption('budget', values.budget);
+  if (budget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens (omit it for a key that only records)');
+  return { budget, tags: Object.assign({}, ...(values.tag ?? []).map((text) => parseTags(text))) as Record<string, string> };
+}
+
 async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<number> {
+  return serveGateway(serveOptions(values, io), paths, io);
+}
+
+function serveOptions(values: Values, io: CliIO): ServeOptions {
   if (values.upstream === undefined) throw new IsobudgetError('usage', 'gateway: --upstream URL is required', { hint: USAGE });
   const keyEnv = envName('upstream-key-env', values['upstream-key-env'] ?? DEFAULT_UPSTREAM_KEY_ENV);
   const tokenEnv = values['access-token-env'] === undefined ? undefined : envName('access-token-env', values['access-token-env']);
@@ -75,7 +118,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
   const connectMs = durationOption('connect-timeout', values['connect-timeout']);
   const firstByteMs = durationOption('first-byte-timeout', values['first-byte-timeout']);
   const idleMs = durationOption('idle-timeout', values['idle-timeout']);
-  return serveGateway({
+  return {
     upstream: values.upstream,
     upstreamKey: nonEmpty(io.env[keyEnv]),
     keyEnv,
@@ -88,7 +131,7 @@ async function serve(values: Values, paths: GatewayPaths, io: CliIO): Promise<nu
     timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }) },
     quiet: values.quiet === true,
     prices: pricesFrom(values, io.cwd),
-  }, paths, io);
+  };
 }
 
 function positiveMb(value: string | undefined): number | undefined {
@@ -98,15 +141,12 @@ function positiveMb(value: string | undefined): number | undefined {
 }
 
 function keysCommand(action: string | undefined, rest: string[], values: Values, paths: GatewayPaths, io: CliIO): number {
-  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new IsobudgetError('usage', "gateway keys: expected 'create', 'list' or 'revoke'", { hint: USAGE });
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw unknownSubcommand('gateway keys', action, ['create', 'list', 'revoke'], USAGE);
   ensureGatewayDir(paths);
   const keys = KeyStore.open(paths.keys);
   try {
     if (action === 'create') {
-      const budget = intOption('budget', values.budget);
-      if (budget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens (omit it for a key that only records)');
-      const tags = Object.assign({}, ...(values.tag ?? []).map((text) => parseTags(text))) as Record<string, string>;
-      const { key, secret } = keys.create({ budget, tags });
+      const { key, secret } = keys.create(mintOptions(values));
       if (values.json) io.stdout.write(`${JSON.stringify({ id: key.id, key: secret, budget: key.budget ?? null, tags: key.tags })}\n`);
       else {
         // The secret alone on stdout, so `KEY=$(isobudget gateway keys create …)` works; the rest on stderr.
@@ -141,7 +181,7 @@ function pricesFrom(values: Values, cwd: string): PriceTable {
 }
 
 function ledgerCommand(action: string | undefined, paths: GatewayPaths, io: CliIO, prices: PriceTable): number {
-  if (action !== 'index' && action !== 'show') throw new IsobudgetError('usage', "gateway ledger: expected 'index' or 'show'", { hint: USAGE });
+  if (action !== 'index' && action !== 'show') throw unknownSubcommand('gateway ledger', action, ['index', 'show'], USAGE);
   if (!existsSync(paths.ledger)) throw new IsobudgetError('not_found', `no gateway ledger in ${paths.dir}`, { hint: 'start `isobudget gateway` first, or pass --data-dir' });
   const index = buildGatewayIndex(paths.ledger, prices);
   if (action === 'index') {

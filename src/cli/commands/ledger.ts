@@ -7,7 +7,7 @@ import { armMetrics } from '../../analysis/arm-metrics.js';
 import { renderArmTable } from '../../report/arm-table.js';
 import { runPaths } from '../../ledger/run-dir.js';
 import { buildSqliteIndex } from '../../ledger/sqlite-index.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalColumns } from '../io.js';
 import type { CommandSpec } from './spec.js';
@@ -19,7 +19,8 @@ export const ledgerCommand: CommandSpec = {
   async run(argv, io) {
     const { positionals } = parseCommandArgs('ledger', argv, {}, USAGE);
     const [action, dirArg] = positionals;
-    if (!dirArg || (action !== 'index' && action !== 'show')) throw new IsobudgetError('usage', 'ledger: expected `index RUN_DIR` or `show RUN_DIR`', { hint: USAGE });
+    if (action !== 'index' && action !== 'show') throw unknownSubcommand('ledger', action, ['index', 'show'], USAGE);
+    if (!dirArg) throw new IsobudgetError('usage', `ledger ${action}: missing RUN_DIR`, { hint: USAGE });
     const dir = findRunDir(dirArg, { cwd: io.cwd });
     if (action === 'index') {
       const summary = buildSqliteIndex(runPaths(dir));

@@ -10,6 +10,8 @@ import { storePolicy } from '../../memory/store/open.js';
 import { withConflictRetry } from '../../memory/store/spec.js';
 import { exportSkills } from '../../skills-export/write-skills.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { NOTE_OPTION, REVIEWER_OPTION, SKILLS_DIR_OPTION } from '../common-options.js';
+import { DEFAULT_MEMORY_POLICY } from '../../memory/policy.js';
 import { EXIT } from '../exit-codes.js';
 import { COMMON, MEMORY_USAGE, type MemoryAction } from './memory-common.js';
 
@@ -23,7 +25,7 @@ export function defaultReviewer(): string {
 }
 
 const decay: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values } = parseCommandArgs('memory decay', argv, { ...COMMON, apply: { type: 'boolean' } } as const, MEMORY_USAGE);
+  const { values } = parseCommandArgs('memory decay', argv, { ...COMMON, apply: { type: 'boolean', help: 'retire what decayed below the threshold (without it: only say what would be)' } } as const, MEMORY_USAGE);
   const store = open(values.store);
   try {
     const now = deps.now();
@@ -47,7 +49,7 @@ const decay: MemoryAction = async (argv, io, { deps, open }) => {
 };
 
 const rollback: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values, positionals } = parseCommandArgs('memory rollback', argv, { ...COMMON, to: { type: 'string' }, note: { type: 'string' }, reviewer: { type: 'string' }, skills: { type: 'string' } } as const, MEMORY_USAGE);
+  const { values, positionals } = parseCommandArgs('memory rollback', argv, { ...COMMON, to: { type: 'string', value: 'VERSION', help: 'the version to go back to', fallback: 'the one before the current', example: '2' }, note: NOTE_OPTION, reviewer: REVIEWER_OPTION, skills: SKILLS_DIR_OPTION } as const, MEMORY_USAGE);
   const id = positionals[0];
   if (!id) throw new IsobudgetError('usage', 'memory rollback: pass a MEMORY_ID', { hint: MEMORY_USAGE });
   const to = intOption('to', values.to);
@@ -72,7 +74,7 @@ const rollback: MemoryAction = async (argv, io, { deps, open }) => {
 };
 
 const retire: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values, positionals } = parseCommandArgs('memory retire', argv, { ...COMMON, note: { type: 'string' }, reviewer: { type: 'string' } } as const, MEMORY_USAGE);
+  const { values, positionals } = parseCommandArgs('memory retire', argv, { ...COMMON, note: NOTE_OPTION, reviewer: REVIEWER_OPTION } as const, MEMORY_USAGE);
   const id = positionals[0];
   if (!id) throw new IsobudgetError('usage', 'memory retire: pass a MEMORY_ID', { hint: MEMORY_USAGE });
   const store = open(values.store);
@@ -94,7 +96,14 @@ const retire: MemoryAction = async (argv, io, { deps, open }) => {
 const FLAGS: Record<string, keyof MemoryPolicy> = { 'half-life-days': 'halfLifeDays', 'retire-below': 'retireBelow', 'freeze-below': 'freezeBelow', penalty: 'contradictionPenalty', 'learning-weight': 'learningWeight' };
 
 const config: MemoryAction = async (argv, io, { open }) => {
-  const { values } = parseCommandArgs('memory config', argv, { ...COMMON, 'half-life-days': { type: 'string' }, 'retire-below': { type: 'string' }, 'freeze-below': { type: 'string' }, penalty: { type: 'string' }, 'learning-weight': { type: 'string' } } as const, MEMORY_USAGE);
+  const { values } = parseCommandArgs('memory config', argv, {
+    ...COMMON,
+    'half-life-days': { type: 'string', value: 'N', help: 'days for a record\'s weight to halve', fallback: `${DEFAULT_MEMORY_POLICY.halfLifeDays}`, example: '60' },
+    'retire-below': { type: 'string', value: 'X', help: 'records below this weight are no longer retrieved (0–1)', fallback: `${DEFAULT_MEMORY_POLICY.retireBelow}`, example: '0.1' },
+    'freeze-below': { type: 'string', value: 'X', help: 'a contradiction that pushes a record below this weight freezes it (0–1)', fallback: `${DEFAULT_MEMORY_POLICY.freezeBelow}`, example: '0.2' },
+    penalty: { type: 'string', value: 'X', help: 'factor applied to a record\'s weight by one contradicting same-budget run (0–1)', fallback: `${DEFAULT_MEMORY_POLICY.contradictionPenalty}`, example: '0.25' },
+    'learning-weight': { type: 'string', value: 'X', help: 'starting weight of an imported .learnings/ note (0–1)', fallback: `${DEFAULT_MEMORY_POLICY.learningWeight}`, example: '0.3' },
+  } as const, MEMORY_USAGE);
   const settings: Record<string, string> = {};
   for (const [flag, key] of Object.entries(FLAGS)) {
     const value = numberOption(flag, values[flag as keyof typeof values] as string | undefined);

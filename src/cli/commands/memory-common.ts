@@ -2,6 +2,7 @@
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import type { MemoryStore } from '../../memory/store/spec.js';
 import type { Options } from '../args.js';
+import { DB_OPTION, STORE_OPTION } from '../common-options.js';
 import type { CliIO } from '../io.js';
 
 export const MEMORY_USAGE = `isobudget memory ingest RUN_DIR|ID|latest...        verdicts → skill_candidate / negative_pattern; others → evidence on the candidate's records, or a new learning
@@ -24,5 +25,5 @@ export type MemoryAction = (argv: string[], io: CliIO, context: { deps: MemoryDe
 
 /** Options every action accepts. */
 /** `--db URL`: the team database's store instead of the SQLite file (see governanceStoreOpener). */
-export const COMMON = { store: { type: 'string' }, db: { type: 'string' } } as const satisfies Options;
+export const COMMON = { store: STORE_OPTION, db: { ...DB_OPTION, help: 'the memory store in the team database (PostgreSQL) instead of the SQLite file' } } as const satisfies Options;
 

@@ -11,6 +11,10 @@ import { exportSkills } from '../../skills-export/write-skills.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { COMMON, MEMORY_USAGE, type MemoryAction } from './memory-common.js';
+import { JSON_OPTION, SKILLS_DIR_OPTION } from '../common-options.js';
+import type { StringOption } from '../args.js';
+
+const TYPE_OPTION = { type: 'string', value: 'T,…', help: `only records of these types: ${MEMORY_TYPES.join(', ')}`, fallback: 'every type', example: 'negative_pattern' } as const satisfies StringOption;
 
 function parseTypes(value: string | undefined): MemoryType[] | undefined {
   if (value === undefined) return undefined;
@@ -21,7 +25,7 @@ function parseTypes(value: string | undefined): MemoryType[] | undefined {
 }
 
 const search: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values, positionals } = parseCommandArgs('memory search', argv, { ...COMMON, type: { type: 'string' }, all: { type: 'boolean' }, limit: { type: 'string' }, json: { type: 'boolean' } } as const, MEMORY_USAGE);
+  const { values, positionals } = parseCommandArgs('memory search', argv, { ...COMMON, type: TYPE_OPTION, all: { type: 'boolean', help: 'include retired and superseded records' }, limit: { type: 'string', value: 'N', help: 'at most N records', fallback: 'all', example: '10' }, json: JSON_OPTION } as const, MEMORY_USAGE);
   const store = open(values.store);
   try {
     const limit = intOption('limit', values.limit);
@@ -35,7 +39,7 @@ const search: MemoryAction = async (argv, io, { deps, open }) => {
 };
 
 const exportAction: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values, positionals } = parseCommandArgs('memory export', argv, { ...COMMON, skills: { type: 'string' }, json: { type: 'boolean' }, type: { type: 'string' } } as const, MEMORY_USAGE);
+  const { values, positionals } = parseCommandArgs('memory export', argv, { ...COMMON, skills: SKILLS_DIR_OPTION, json: JSON_OPTION, type: TYPE_OPTION } as const, MEMORY_USAGE);
   const store = open(values.store);
   try {
     const records = await store.listRecords();
@@ -58,7 +62,7 @@ const exportAction: MemoryAction = async (argv, io, { deps, open }) => {
 };
 
 const show: MemoryAction = async (argv, io, { deps, open }) => {
-  const { values, positionals } = parseCommandArgs('memory show', argv, { ...COMMON, diff: { type: 'boolean' }, json: { type: 'boolean' } } as const, MEMORY_USAGE);
+  const { values, positionals } = parseCommandArgs('memory show', argv, { ...COMMON, diff: { type: 'boolean', help: 'show each version\'s diff against the one before' }, json: JSON_OPTION } as const, MEMORY_USAGE);
   const id = positionals[0];
   if (!id) throw new IsobudgetError('usage', 'memory show: pass a MEMORY_ID', { hint: MEMORY_USAGE });
   const store = open(values.store);
@@ -75,7 +79,7 @@ const show: MemoryAction = async (argv, io, { deps, open }) => {
 };
 
 const conflicts: MemoryAction = async (argv, io, { open }) => {
-  const { values } = parseCommandArgs('memory conflicts', argv, { ...COMMON, json: { type: 'boolean' } } as const, MEMORY_USAGE);
+  const { values } = parseCommandArgs('memory conflicts', argv, { ...COMMON, json: JSON_OPTION } as const, MEMORY_USAGE);
   const store = open(values.store);
   try {
     const found = listConflicts(await store.listRecords());

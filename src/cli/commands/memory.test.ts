@@ -87,6 +87,6 @@ describe('isobudget memory', () => {
     await run('ingest', runDir(dir, { run_id: 'bf-2', verdict: 'no_gain' }));
     expect((await run('rollback', 'mem-date-parser-001', '--reviewer', 'ana')).out).toContain('mem-date-parser-001: rollback to v1 (from v2) by ana');
     expect((await run('retire', 'mem-date-parser-001', '--note', 'superseded', '--reviewer', 'ana')).out).toContain('mem-date-parser-001 v4: retired by ana: superseded');
-    await expect(run('frobnicate')).rejects.toThrow("memory: unknown action 'frobnicate'");
+    await expect(run('frobnicate')).rejects.toThrow("unknown subcommand 'frobnicate'");
   });
 });

@@ -8,13 +8,11 @@ import { IsobudgetError } from '../../core/errors.js';
 import { findRunDir } from '../../ledger/find-run.js';
 import { importLearnings, provenanceFromRun } from '../../memory/import-learnings.js';
 import { ingestRun, ingestRunDir, loadRunForMemory, type LoadedRun } from '../../memory/ingest-run.js';
-import { requireTeamDatabase } from './team-db.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import type { CliIO } from '../io.js';
 import type { Provenance } from '../../memory/record.js';
-import { governanceStoreOpener } from './team-db.js';
-import type { MemoryStore } from '../../memory/store/spec.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { governanceStoreOpener, requireTeamDatabase } from './team-db.js';
+import { intOption, parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { adminActions } from './memory-admin.js';
 import { COMMON, MEMORY_USAGE, type MemoryAction, type MemoryDeps } from './memory-common.js';
@@ -63,7 +61,14 @@ async function runFromDatabase(runId: string, url: string, io: CliIO): Promise<L
 
 const importNotes: MemoryAction = async (argv, io, { deps, open }) => {
   const { values, positionals } = parseCommandArgs('memory import-learnings', argv, {
-    ...COMMON, 'from-run': { type: 'string' }, run: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, budget: { type: 'string' }, n: { type: 'string' }, verdict: { type: 'string' },
+    ...COMMON,
+    'from-run': { type: 'string', value: 'RUN', help: 'take the provenance (run, base URL, model, budget, n, verdict) from this run', example: 'latest' },
+    run: { type: 'string', value: 'ID', help: 'provenance: the run the notes come from', example: 'bf-20261201-135117-4b36' },
+    'base-url': { type: 'string', value: 'URL', help: 'provenance: the API the notes were learned against', example: 'https://api.openai.com/v1' },
+    model: { type: 'string', value: 'MODEL', help: 'provenance: the model', example: 'gpt-5-mini' },
+    budget: { type: 'string', value: 'B', help: 'provenance: the budget B per case (tokens)', example: '200000' },
+    n: { type: 'string', value: 'N', help: 'provenance: the Best-of-N the notes were learned at', example: '1' },
+    verdict: { type: 'string', value: 'V', help: 'provenance: the verdict of that run', example: 'real_evolution' },
   } as const, MEMORY_USAGE);
   const dir = positionals[0];
   if (!dir) throw new IsobudgetError('usage', 'memory import-learnings: pass the .learnings/ folder (or the directory holding it)', { hint: MEMORY_USAGE });
@@ -96,12 +101,13 @@ export function createMemoryCommand(deps: MemoryDeps): CommandSpec {
     summary: 'governed memory: ingest verdicts and .learnings/, search/export (negative patterns first), history, conflicts, decay, rollback',
     async run(argv, io) {
       const [action, ...rest] = argv;
-      if (action === undefined || action === '--help' || action === '-h' || rest.includes('--help') || rest.includes('-h')) {
+      // An action's own --help lists its options (parseCommandArgs); the bare command lists the actions.
+      if (action === undefined || action === '--help' || action === '-h' || (!Object.hasOwn(actions, action) && (rest.includes('--help') || rest.includes('-h')))) {
         io.stdout.write(`${MEMORY_USAGE}\n`);
         return action === undefined ? EXIT.usage : EXIT.ok;
       }
-      const run = actions[action];
-      if (!run) throw new IsobudgetError('usage', `memory: unknown action '${action}'`, { hint: MEMORY_USAGE });
+      const run = Object.hasOwn(actions, action) ? actions[action] : undefined;
+      if (!run) throw unknownSubcommand('memory', action, Object.keys(actions), MEMORY_USAGE);
       const open = await governanceStoreOpener(rest, io, `memory ${action}`);
       return run(rest, io, { deps, open });
     },

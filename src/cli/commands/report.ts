@@ -8,10 +8,11 @@ import { writeReportFile } from '../../report/html/write-run-report.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdownSummary } from '../../report/markdown-summary.js';
 import { parseCommandArgs } from '../args.js';
-import { EXIT } from '../exit-codes.js';
-import type { CommandSpec } from './spec.js';
+import { DB_READ_OPTION, JUNIT_OPTION, MARKDOWN_OPTION } from '../common-options.js';
 import { requireTeamDatabase } from './team-db.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget report RUN_DIR|ID|latest [--out FILE] [--markdown] [--junit FILE]
   writes RUN_DIR/report.html (or --out FILE): one self-contained file, no network, printable.
@@ -23,10 +24,10 @@ export const reportCommand: CommandSpec = {
   summary: 'write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('report', argv, {
-      out: { type: 'string' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
-      db: { type: 'string' },
+      out: { type: 'string', value: 'FILE', help: 'write the report here', fallback: 'RUN_DIR/report.html', example: 'report.html' },
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
+      db: DB_READ_OPTION,
     }, USAGE);
     const dir = positionals[0];
     if (!dir || positionals.length > 1) throw new IsobudgetError('usage', 'report: pass one RUN_DIR', { hint: USAGE });

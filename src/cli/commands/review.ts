@@ -6,13 +6,14 @@
  */
 import { IsobudgetError } from '../../core/errors.js';
 import { listConflicts } from '../../memory/conflicts.js';
-import { governanceStoreOpener } from './team-db.js';
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
 import type { Decision } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import { reviewInteractively } from '../../review/interactive.js';
 import { decideItem, waitingItems } from '../../review/queue.js';
 import { parseCommandArgs } from '../args.js';
+import { DB_OPTION, JSON_OPTION, NOTE_OPTION, REVIEWER_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { defaultReviewer } from './memory-admin.js';
 import type { CommandSpec } from './spec.js';
@@ -42,8 +43,15 @@ export function createReviewCommand(deps: ReviewDeps): CommandSpec {
     summary: 'human review queue: cards for candidates that passed gate layers 1–4 (and other must-have-a-human changes); approve / reject / defer',
     async run(argv, io) {
       const { values } = parseCommandArgs('review', argv, {
-        decide: { type: 'string', multiple: true }, note: { type: 'string' }, reviewer: { type: 'string' }, list: { type: 'boolean' }, all: { type: 'boolean' },
-        json: { type: 'boolean' }, interactive: { type: 'boolean' }, store: { type: 'string' }, db: { type: 'string' },
+        decide: { type: 'string', multiple: true, value: 'ID=DECISION', help: 'decide a card without prompts: approve, reject or defer', example: 'rv-3=approve' },
+        note: NOTE_OPTION,
+        reviewer: REVIEWER_OPTION,
+        list: { type: 'boolean', help: 'print the waiting cards' },
+        all: { type: 'boolean', help: 'with --list: decided cards too' },
+        json: JSON_OPTION,
+        interactive: { type: 'boolean', help: 'a card at a time, prompting for each decision', fallback: 'on in a terminal' },
+        store: STORE_OPTION,
+        db: { ...DB_OPTION, help: 'the review queue in the team database (PostgreSQL) instead of the SQLite file' },
       }, USAGE);
       const decisions = (values.decide ?? []).map(parseDecide);
       const reviewer = values.reviewer ?? defaultReviewer();

@@ -9,6 +9,7 @@ import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { wrapToWidth } from '../../report/text-wrap.js';
+import { DB_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { terminalColumns, type CliIO } from '../io.js';
 import { runDistributed } from './run-distributed.js';
@@ -24,33 +25,31 @@ isobudget run --resume RUN_DIR|ID|latest
 isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
   waits with the usual progress, then writes runs/<id>/ and the verdict (--detach: print the id and return; later \`isobudget runs wait ID --db URL\`).
-  --lease SECONDS (default 900): a unit whose worker is silent this long is presumed dead and retried elsewhere.
-  Re-submitting a run id (--run-id ID or --resume ID with --distributed) queues only the units not yet committed.
-  --pricing FILE: model → USD per million tokens (YAML/JSON, like the config's pricing:), over the config and the dated defaults.`;
+  Re-submitting a run id (--run-id ID or --resume ID with --distributed) queues only the units not yet committed.`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('run', argv, {
-      split: { type: 'string' },
-      out: { type: 'string' },
-      'run-id': { type: 'string' },
-      resume: { type: 'string' },
-      concurrency: { type: 'string' },
-      'allow-overlap': { type: 'boolean' },
-      'sim-latency-scale': { type: 'string' },
-      gate: { type: 'boolean' },
-      json: { type: 'boolean' },
-      markdown: { type: 'boolean' },
-      junit: { type: 'string' },
-      'no-report': { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      sequential: { type: 'boolean' },
-      pricing: { type: 'string' },
-      db: { type: 'string' },
-      distributed: { type: 'boolean' },
-      detach: { type: 'boolean' },
-      lease: { type: 'string' },
+      split: { type: 'string', value: 'SPLIT', help: 'the split to run: val, test or train', fallback: 'val, else test', example: 'test' },
+      out: RUNS_OUT_OPTION,
+      'run-id': { type: 'string', value: 'ID', help: 'the run\'s id (its directory name)', fallback: 'bf-DATE-TIME-RANDOM', example: 'nightly-42' },
+      resume: { type: 'string', value: 'RUN', help: 'continue an interrupted run (a run directory, an id, its unique start, or latest) with its original options', example: 'latest' },
+      concurrency: { type: 'string', value: 'N', help: 'model calls in flight (over the config\'s concurrency)', fallback: 'the config\'s, else 8', example: '4' },
+      'allow-overlap': { type: 'boolean', help: 'run although train/val/test share cases (the leaks are listed and recorded)' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the simulator\'s latencies (0 answers at once); kept by --resume', fallback: '1', example: '0' },
+      gate: GATE_OPTION,
+      json: { ...JSON_OPTION, help: 'print the verdict as JSON (no progress)' },
+      markdown: MARKDOWN_OPTION,
+      junit: JUNIT_OPTION,
+      'no-report': NO_REPORT_OPTION,
+      quiet: QUIET_OPTION,
+      sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
+      pricing: PRICING_OPTION,
+      db: DB_OPTION,
+      distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
+      detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
+      lease: { type: 'string', value: 'SECONDS', help: 'with --distributed: a unit whose worker is silent this long is presumed dead and retried elsewhere (longer than the slowest unit)', fallback: '900', example: '3600' },
     }, USAGE);
     if (values.distributed === true || values.detach === true || values.lease !== undefined) return runDistributedCommand(values, positionals, io);
     if (values.db !== undefined) throw new IsobudgetError('usage', 'run: --db goes with --distributed (an embedded run keeps its ledger in runs/<id>/)', { hint: USAGE });
@@ -61,6 +60,12 @@ export const runCommand: CommandSpec = {
     const manifest = resumeDir ? readJsonFile<Manifest>(runPaths(resumeDir).manifest, 'manifest.json') : undefined;
     if (values.sequential === true && manifest && !manifest.sequential) {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
+    }
+    if (resumeDir && manifest?.status === 'complete') {
+      // Nothing to do, and nothing touched: not the ledger, not the manifest, not the report.
+      const stream = values.json === true ? io.stderr : io.stdout;
+      stream.write(wrapToWidth(`run ${manifest.run_id} is already complete (${manifest.units_planned} units planned, finished ${manifest.updated_at}): nothing to resume; its ledger and report are unchanged — ${resumeDir}\n`, terminalColumns(stream)));
+      return EXIT.ok;
     }
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
@@ -95,7 +100,14 @@ export const runCommand: CommandSpec = {
         const describe = (a: Manifest['arms'][number]): string => (agent
           ? `${a.arm} (max_tokens/turn ≤ ${started.config.budget.perCaseMaxTokens} of a ${Math.floor(started.config.budget.totalTokensPerCase / a.n)}-token share per path, ${a.binding ? 'B binds' : 'B not binding'})`
           : `${a.arm} (max_tokens/path ${cap(a)}, ${a.nMode})`);
-        io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        if (resumeDir) {
+          const recovered = [...started.events].reverse().find((event) => event.message.startsWith('resumed: '));
+          io.stderr.write(fit(`resumed run ${started.run_id}: ${recovered?.message.slice('resumed: '.length) ?? 'recovered'}\n`));
+          const kept = keptOptions(started.run_options, values);
+          if (kept.length > 0) io.stderr.write(fit(`kept the run's options: ${kept.join(', ')}\n`));
+        } else {
+          io.stderr.write(fit(`run ${started.run_id}: ${started.units_planned} units, arms ${started.arms.map(describe).join(', ')}\n`));
+        }
         for (const warning of started.warnings) io.stderr.write(fit(`warning: ${warning}\n`));
         const plan = started.sequential?.plan;
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
@@ -144,4 +156,12 @@ async function runDistributedCommand(values: Record<string, string | boolean | u
 function parseSplit(value: string): SplitName {
   if (value === 'train' || value === 'val' || value === 'test') return value;
   throw new IsobudgetError('usage', `--split must be train, val or test, got '${value}'`);
+}
+
+/** The recorded options a resume reuses (those not given again on its command line), as flags. */
+function keptOptions(recorded: Manifest['run_options'], flags: { 'sim-latency-scale'?: string | undefined; concurrency?: string | undefined }): string[] {
+  const kept: string[] = [];
+  if (recorded?.sim_latency_scale !== undefined && flags['sim-latency-scale'] === undefined) kept.push(`--sim-latency-scale ${recorded.sim_latency_scale}`);
+  if (recorded?.concurrency !== undefined && flags.concurrency === undefined) kept.push(`--concurrency ${recorded.concurrency}`);
+  return kept;
 }

@@ -11,7 +11,8 @@ import { removeRunDir } from '../../ledger/remove-run.js';
 import { listRunDirs } from '../../ledger/run-listing.js';
 import { summarizeRun } from '../../ledger/run-summary.js';
 import { renderRunsTable } from '../../report/runs-table.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, unknownSubcommand } from '../args.js';
+import { DB_OPTION, GATE_OPTION, JSON_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 import type { CliIO } from '../io.js';
@@ -27,11 +28,11 @@ export const runsCommand: CommandSpec = {
   summary: 'list the runs (id, experiment, status, verdict, cases, tokens, cost, age) or remove one (runs rm ID)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('runs', argv, {
-      out: { type: 'string' },
-      json: { type: 'boolean' },
-      db: { type: 'string' },
-      gate: { type: 'boolean' },
-      quiet: { type: 'boolean' },
+      out: RUNS_OUT_OPTION,
+      json: { ...JSON_OPTION, help: 'list: print JSON' },
+      db: { ...DB_OPTION, help: 'list: the runs in the team database; wait: the database the run is in' },
+      gate: { ...GATE_OPTION, help: 'wait: make the verdict the exit code' },
+      quiet: { ...QUIET_OPTION, help: 'wait: no progress on stderr' },
     }, USAGE);
     const [action, ...rest] = positionals;
     const parent = resolve(io.cwd, values.out ?? DEFAULT_RUNS_DIR);
@@ -55,7 +56,7 @@ export const runsCommand: CommandSpec = {
       io.stdout.write(`removed run ${removed.id}${removed.broken ? ` (broken: ${removed.broken})` : ''}: ${removed.dir}${removed.files.length ? ` — ${removed.files.join(', ')}` : ' (it was empty)'}\n`);
       return EXIT.ok;
     }
-    throw new IsobudgetError('usage', `runs: unknown action '${action}'`, { hint: USAGE });
+    throw unknownSubcommand('runs', action, ['list', 'rm', 'wait'], USAGE);
   },
 };
 

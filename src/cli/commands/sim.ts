@@ -2,7 +2,8 @@
 import { IsobudgetError } from '../../core/errors.js';
 import { listenError } from '../../core/listen-error.js';
 import { startSimServer } from '../../providers/sim/index.js';
-import { intOption, numberOption, parseCommandArgs, portOption } from '../args.js';
+import { intOption, numberOption, parseCommandArgs, portOption, unknownSubcommand } from '../args.js';
+import { SEED_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
@@ -12,13 +13,13 @@ export const simCommand: CommandSpec = {
   summary: 'sim serve: the embedded simulator as an OpenAI chat/responses + Anthropic messages server',
   async run(argv, io) {
     const { positionals, values } = parseCommandArgs('sim', argv, {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      'latency-scale': { type: 'string' },
-      'reject-native-n': { type: 'boolean' },
+      port: { type: 'string', value: 'P', help: 'the port to listen on (0: any free one, printed)', fallback: '0', example: '8787' },
+      host: { type: 'string', value: 'HOST', help: 'a loopback address to listen on', fallback: '127.0.0.1', example: '::1' },
+      seed: { ...SEED_OPTION, help: 'the simulator\'s seed', fallback: '0' },
+      'latency-scale': { type: 'string', value: 'X', help: 'multiply the simulated latencies (0 answers at once)', fallback: '0', example: '1' },
+      'reject-native-n': { type: 'boolean', help: 'answer requests with n > 1 with an error, like providers without native n' },
     }, USAGE);
-    if (positionals[0] !== 'serve') throw new IsobudgetError('usage', "expected 'serve'", { hint: USAGE });
+    if (positionals[0] !== 'serve') throw unknownSubcommand('sim', positionals[0], ['serve'], USAGE);
     const host = values.host ?? '127.0.0.1';
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       throw new IsobudgetError('usage', `sim serve binds loopback only, got --host ${host}`, { hint: 'the simulator is a local test double; use 127.0.0.1' });

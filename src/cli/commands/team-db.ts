@@ -25,8 +25,7 @@ export async function requireTeamDatabase(flag: string | undefined, io: CliIO, c
 
 /** The value of `--name VALUE` / `--name=VALUE` in raw argv (for choosing a backend before parsing). */
 export function rawFlag(argv: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
+  for (const [i, arg] of argv.entries()) {
     if (arg === `--${name}`) return argv[i + 1];
     if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
   }
@@ -42,6 +41,7 @@ export async function governanceStoreOpener(argv: readonly string[], io: CliIO, 
   const { DEFAULT_STORE_PATH, openMemoryStore } = await import('../../memory/store/open.js');
   const sqlite = (path: string | undefined): MemoryStore => openMemoryStore(path ?? DEFAULT_STORE_PATH, io.cwd);
   const flag = rawFlag(argv, 'db');
+  if (argv.includes('--help') || argv.includes('-h')) return sqlite; // help only: no connection
   if (flag === undefined && rawFlag(argv, 'store') !== undefined) return sqlite;
   const db = await openTeamDatabase(flag, io, command);
   if (!db) return sqlite;

@@ -19,9 +19,9 @@ export const validateCommand: CommandSpec = {
   summary: 'check an experiment: config keys, skill files, datasets, split overlap, key variables (no model calls)',
   async run(argv, io) {
     const { positionals, values } = parseCommandArgs('validate', argv, {
-      'config-only': { type: 'boolean' },
-      'allow-overlap': { type: 'boolean' },
-      strict: { type: 'boolean' },
+      'config-only': { type: 'boolean', help: 'check the config and skill files only, not the datasets' },
+      'allow-overlap': { type: 'boolean', help: 'accept cases shared between train/val/test (listed, not an error)' },
+      strict: { type: 'boolean', help: 'make every warning an error (exit 2)' },
     }, USAGE);
     const file = positionals[0];
     if (!file) throw new IsobudgetError('usage', 'validate: missing EXPERIMENT.yaml', { hint: USAGE });
@@ -33,6 +33,7 @@ export const validateCommand: CommandSpec = {
       const inputs = await loadRunInputs(config, split, values['allow-overlap'] === true);
       for (const [name, info] of Object.entries(inputs.datasets)) io.stdout.write(`dataset ok: ${name} ${info.cases} cases (${info.path})\n`);
       for (const leak of inputs.overlap) io.stdout.write(`overlap (allowed): ${leak}\n`);
+      warnings.push(...(inputs.warnings ?? []).map((warning) => new IsobudgetError('dataset_ids_hashed', warning)));
     }
     if (warnings.length > 0 && values.strict === true) throw new IsobudgetErrors(warnings);
     for (const warning of warnings) io.stderr.write(`warning: ${warning.format()}\n`);

@@ -10,6 +10,7 @@ import { runWorker } from '../../distributed/worker.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
+import { DB_OPTION } from '../common-options.js';
 import { requireTeamDatabase } from './team-db.js';
 
 const USAGE = `isobudget worker [--db URL] [--concurrency N] [--until-idle] [--root DIR] [--lease-check S] [--sim-latency-scale X]
@@ -24,12 +25,12 @@ export const workerCommand: CommandSpec = {
   summary: 'execute the units of distributed runs (isobudget run --distributed) from the team database',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('worker', argv, {
-      db: { type: 'string' },
-      concurrency: { type: 'string' },
-      'until-idle': { type: 'boolean' },
-      root: { type: 'string' },
-      'sim-latency-scale': { type: 'string' },
-      'lease-check': { type: 'string' },
+      db: DB_OPTION,
+      concurrency: { type: 'string', value: 'N', help: 'units in flight at once; calls within them follow the run\'s concurrency', fallback: '4', example: '8' },
+      'until-idle': { type: 'boolean', help: 'exit once no unit is queued, retrying or running anywhere (CI, benches)' },
+      root: { type: 'string', value: 'DIR', help: 'this machine\'s project root: the submitter\'s paths map here', fallback: 'the working directory', example: '/srv/ci/repo' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the in-process simulator\'s latencies (0 answers at once)', fallback: '1', example: '0' },
+      'lease-check': { type: 'string', value: 'S', help: 'how often (s) expired leases (dead workers\' units) go back to the queue; one process per interval does it', fallback: '5', example: '1' },
     }, USAGE);
     const leaseCheck = numberOption('lease-check', values['lease-check']) ?? 5;
     if (!Number.isInteger(leaseCheck) || leaseCheck < 1) throw new IsobudgetError('usage', `--lease-check must be a whole number of seconds ≥ 1, got '${values['lease-check']}'`, { hint: USAGE });

@@ -13,7 +13,8 @@ import type { ExperimentConfig, SplitShares } from '../../config/types.js';
 import type { EvalCase } from '../../core/case.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
-import { loadDataset } from '../load.js';
+import { fieldsOf, loadDataset } from '../load.js';
+import { formatOf } from '../records.js';
 import { parseFailureEvents } from './failure-events.js';
 import { planFailures, type FailurePlan, type TargetSplit } from './plan-failures.js';
 
@@ -39,7 +40,7 @@ export async function existingCases(config: ExperimentConfig): Promise<EvalCase[
   const all: EvalCase[] = [];
   for (const split of ['train', 'val', 'test', 'regression'] as const) {
     const file = config.datasets[split];
-    if (file !== undefined) all.push(...(await loadDataset(file, { split, configKey: `datasets.${split}`, configFile: config.configPath })));
+    if (file !== undefined) all.push(...(await loadDataset(file, { split, configKey: `datasets.${split}`, configFile: config.configPath, ...fieldsOf(config) })));
   }
   return all;
 }
@@ -57,6 +58,16 @@ export async function addFailures(config: ExperimentConfig, eventsFile: string, 
       throw new IsobudgetError('refresh_split_missing', `datasets.refresh sends ${shares[split]} of new cases to ${split}, but datasets.${split} is not set`, {
         location: { file: config.configPath, key: `datasets.${split}` },
         hint: `add \`${split}: path/to/${split}.jsonl\` under \`datasets:\`, or set \`datasets.refresh.${split}: 0\``,
+      });
+    }
+  }
+  for (const split of SPLITS) {
+    const file = config.datasets[split];
+    // New rows are appended as JSONL in isobudget's names: a CSV, a gzip or renamed fields would be corrupted.
+    if (shares[split] > 0 && file !== undefined && (formatOf(file).format !== 'jsonl' || formatOf(file).gzip || config.datasets.fields !== undefined)) {
+      throw new IsobudgetError('refresh_split_format', `datasets.${split} is ${config.datasets.fields !== undefined ? 'read through datasets.fields' : 'not plain JSONL'}: add-failures appends JSONL rows with id, input and expected`, {
+        location: { file: config.configPath, key: `datasets.${split}` },
+        hint: 'point the splits at plain .jsonl files in isobudget\'s names (isobudget init --from-dataset FILE writes them), or set its datasets.refresh share to 0',
       });
     }
   }

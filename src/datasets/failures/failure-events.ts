@@ -52,6 +52,7 @@ export function parseFailureEvents(text: string, file: string): FailureEvent[] {
   const fail = (line: number, key: string | undefined, message: string): void => {
     errors.push(new IsobudgetError('failure_event', message, { location: { file, line, ...(key ? { key } : {}) }, hint: `one JSON object per line, e.g. ${EXAMPLE}` }));
   };
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: `return fail(...)` ends one line's checks
   text.replace(/^\uFEFF/, '').split('\n').forEach((raw, index) => {
     const line = index + 1;
     if (raw.trim() === '') return;

@@ -4,7 +4,6 @@
  */
 import type { Migration } from '../spec.js';
 import { RUNS_MIGRATION } from './0001-runs.js';
+import { GATEWAY_MIGRATION } from './0002-gateway.js';
 
-export const MIGRATIONS: readonly Migration[] = [
-  RUNS_MIGRATION,
-];
+export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION];

@@ -18,9 +18,13 @@ import { clampRequest, type ClampResult } from '../clamp-request.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { GenerationProtocol } from '../routes.js';
+import type { Budgets } from '../store/gateway-store.js';
 
 export type Admission =
-  | { ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number }
+  | {
+      ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number;
+      /** The store's name for this reservation (a Postgres row); undefined for the embedded budgets. */ ticket?: string;
+    }
   | { ok: false; reason: 'spent' | 'closed'; detail: string };
 
 export interface AdmitRequest {
@@ -33,6 +37,8 @@ export interface AdmitRequest {
   promptTokens: number;
   /** Aborts when the client goes away; asked for only when the call has to wait (an AbortController per request is not free). */
   signal: () => AbortSignal;
+  /** The call's id and client session: a Postgres reservation row carries them, so a crash leaves a record naming the call. */
+  call?: { id: string; sessionId: string | undefined } | undefined;
 }
 
 /** Tokens billed beyond the reservation, when there were any. */
@@ -40,7 +46,7 @@ export type OverReservation = number | undefined;
 
 export const OVER_RESERVATION = 'over_reservation';
 
-export class KeyBudgets {
+export class KeyBudgets implements Budgets {
   private readonly trackers = new Map<string, BudgetTracker>();
   private readonly waiters = new Map<string, Set<() => void>>();
   /** Keys closed by this gateway, whatever cached key object a request carries. */

@@ -24,6 +24,8 @@ import type { DiskTrouble, WriteQueue } from './write-queue.js';
 /** What a reservation line says about its call: enough for a ledger record if it never settles. */
 export interface Reservation {
   callId: string;
+  /** The store's name for the reservation, when it keeps one (Postgres; not journaled). */
+  ticket?: string | undefined;
   keyId: string;
   /** Tokens reserved: prompt estimate + output cap × choices (0 for a key without budget). */
   tokens: number;

@@ -5,7 +5,7 @@
  * reservation, or the reply the gateway gives itself.
  */
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
-import type { Admission } from '../budget/key-budgets.js';
+import type { Admission, AdmitRequest } from '../budget/key-budgets.js';
 import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
 import { budgetSpentReply, errorReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
@@ -22,6 +22,8 @@ export interface AdmitInput {
   text: string;
   /** Aborts when the client goes away (made only if the call has to wait). */
   signal: () => AbortSignal;
+  /** The call's id and client session, for stores that keep a row per reservation (Postgres). */
+  call?: AdmitRequest['call'];
 }
 
 export interface Refusal {
@@ -53,7 +55,7 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
 }
 
 function admitWith(context: GatewayContext, input: AdmitInput, fields: BudgetFields, promptTokens: number, requested: number | undefined): Admitted | Promise<Admitted> {
-  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens, signal: input.signal });
+  const decided = context.budgets.admit({ key: input.key, protocol: input.protocol, body: input.body, fields, promptTokens, signal: input.signal, call: input.call });
   return 'ok' in decided ? judge(input, decided, requested) : decided.then((admission) => judge(input, admission, requested));
 }
 

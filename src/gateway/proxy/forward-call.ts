@@ -82,8 +82,17 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     context.book.finish(entry, settlement);
     context.log?.(`${request.method ?? ''} ${entry.endpoint} ${entry.status ?? '-'} key=${key.id} run=${entry.run_id} case=${entry.case_id} arm=${entry.arm} tokens=${entry.total_tokens ?? (entry.usage_missing ? 'unknown' : '-')} ${entry.latency_ms}ms${entry.error ? ` error=${entry.error}` : ''}`);
   };
-  const decided = admitCall(context, { protocol, family, key, body, text: call.text, signal: goneSignal });
-  const admitted = 'ok' in decided ? decided : await decided;
+  const decided = admitCall(context, { protocol, family, key, body, text: call.text, signal: goneSignal, call: { id: callId, sessionId: base.sessionId } });
+  let admitted: Awaited<typeof decided>;
+  try {
+    admitted = 'ok' in decided ? decided : await decided;
+  } catch (error) {
+    // The store could not decide (its database is unreachable): a 503 the client may retry, not a 500.
+    const trouble = context.book.trouble();
+    if (trouble === undefined) throw error;
+    sendReply(response, errorReply(family, 503, trouble.message, { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } }));
+    return undefined;
+  }
   const { requested } = admitted;
   if (!admitted.ok) {
     const { reply, record: refusal } = admitted.refusal;
@@ -91,14 +100,14 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     if (refusal) record({ usage: undefined, finish: refusal.finish, maxTokens: 0, requestedMaxTokens: requested, ttfbMs: undefined, gatewayMs: undefined, status: refusal.status, error: refusal.error, note: refusal.note });
     return undefined;
   }
-  const { clamp, reservation, promptTokens } = admitted.admission;
+  const { clamp, reservation, promptTokens, ticket } = admitted.admission;
   if (leftEarly) {
     // Gone while its prompt was counted or it waited for budget: nothing went out.
-    context.budgets.release(key, reservation);
+    context.budgets.release(key, reservation, ticket);
     return undefined;
   }
-  if (!context.book.reserve({ callId, keyId: key.id, tokens: reservation, model: base.model, endpoint: base.endpoint, protocol, stream: base.stream, sessionId: base.sessionId, ts: new Date().toISOString() })) {
-    context.budgets.release(key, reservation);
+  if (!context.book.reserve({ callId, ticket, keyId: key.id, tokens: reservation, model: base.model, endpoint: base.endpoint, protocol, stream: base.stream, sessionId: base.sessionId, ts: new Date().toISOString() })) {
+    context.budgets.release(key, reservation, ticket);
     const trouble = context.book.trouble();
     sendReply(response, errorReply(family, 503, trouble?.message ?? 'isobudget gateway: cannot write to its data dir', { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } }));
     return undefined;
@@ -122,12 +131,12 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
   const gatewayMs = Math.round((performance.now() - started) * 100) / 100;
   try {
     const upstream = await pending.answered;
-    return { upstream, client: response, protocol, key, callId, reservation, promptEstimate: promptTokens, started, record, maxTokens, requested, clamped, note, gatewayMs };
+    return { upstream, client: response, protocol, key, callId, ticket, reservation, promptEstimate: promptTokens, started, record, maxTokens, requested, clamped, note, gatewayMs };
   } catch (error) {
     // Once the upstream had the whole request it may have billed: unknown is booked, not released.
     const booked = pending.bodySent() ? reservation : 0;
-    if (booked > 0) context.budgets.settle(key, reservation, undefined);
-    else context.budgets.release(key, reservation);
+    if (booked > 0) context.budgets.settle(key, reservation, undefined, ticket);
+    else context.budgets.release(key, reservation, ticket);
     const gone = error instanceof ClientClosed;
     const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure(502, 'cannot reach upstream');
     if (!gone) sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));

@@ -13,7 +13,7 @@ import { sendReply } from './send-reply.js';
 import { sendUpstream, UpstreamFailure } from './upstream-request.js';
 
 export async function passThrough(context: GatewayContext, request: IncomingMessage, response: ServerResponse, family: Family, body: Buffer | undefined): Promise<void> {
-  let upstream;
+  let upstream: Awaited<ReturnType<typeof sendUpstream>['answered']>;
   try {
     upstream = await sendUpstream({
       url: context.target.url(request.url ?? '/'),

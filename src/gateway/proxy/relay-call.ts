@@ -24,6 +24,8 @@ export interface SentCall {
   protocol: GenerationProtocol;
   key: VirtualKey;
   callId: string;
+  /** The store's name for the reservation, if it keeps one (Postgres). */
+  ticket: string | undefined;
   reservation: number;
   /** The prompt estimate the reservation holds (tokens; 0 for a key without budget): what a bill's prompt is compared with. */
   promptEstimate: number;
@@ -54,8 +56,8 @@ export async function relayCall(context: GatewayContext, sent: SentCall): Promis
       const seen: CallObservation | undefined = ok ? (observe?.result() ?? observeJsonBody(protocol, end.body?.toString('utf8') ?? '')) : undefined;
       const billed = seen?.usage.totalTokens;
       // An answered call is booked at its bill, else (usage never seen) at its reservation; an error answer billed nothing.
-      const over = ok ? context.budgets.settle(key, reservation, billed) : undefined;
-      if (!ok) context.budgets.release(key, reservation);
+      const over = ok ? context.budgets.settle(key, reservation, billed, sent.ticket) : undefined;
+      if (!ok) context.budgets.release(key, reservation, sent.ticket);
       const booked = ok ? billed ?? reservation : 0;
       const upstreamError = ok ? seen?.error : errorMessageOf(parseJsonSafe(end.body?.toString('utf8') ?? '')) ?? `HTTP ${status}`;
       const error = end.cut ?? (upstreamError === undefined ? undefined : context.scrub.text(`upstream ${status}: ${upstreamError}`));

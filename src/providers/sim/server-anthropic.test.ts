@@ -70,7 +70,7 @@ describe('POST /v1/messages', () => {
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = parseSseText(await response.text());
     const payloads = events.map((e) => JSON.parse(e.data) as AnthropicStreamEvent);
-    payloads.forEach((p, i) => expect(p.type).toBe(events[i]?.event));
+    for (const [i, p] of payloads.entries()) expect(p.type).toBe(events[i]?.event);
     expect(payloads.map((p) => p.type).filter((t) => t !== 'content_block_delta')).toEqual([
       'message_start', 'content_block_start', 'ping', 'content_block_stop', 'message_delta', 'message_stop',
     ]);

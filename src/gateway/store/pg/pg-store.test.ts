@@ -1,0 +1,152 @@
+/**
+ * The Postgres gateway store on a real server, below HTTP: concurrent reservations on one key
+ * against one budget, a replica declared dead (its reservations booked as spent, its late
+ * settlements adding only what they billed beyond), and leases (taken, returned, booked whole
+ * when their replica dies). After each: spent = Σ gateway_calls.booked_tokens, and tokens are
+ * always in `reserved` or `spent`.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { finishReason } from '../../../core/finish-reason.js';
+import { applyMigrations, MIGRATIONS } from '../../../db/index.js';
+import { freshSchema, skipWithoutPostgres, type TestSchema } from '../../../test-support/postgres.js';
+import type { Admission } from '../../budget/key-budgets.js';
+import { readBudgetFields } from '../../budget-fields.js';
+import type { VirtualKey } from '../../keys/virtual-key.js';
+import { buildGatewayRecord } from '../../ledger/gateway-record.js';
+import { openPgStore, type PgGatewayStore } from './open-store.js';
+
+const skip = await skipWithoutPostgres('gateway Postgres store');
+type Granted = Extract<Admission, { ok: true }>;
+
+describe.skipIf(skip)('gateway store on PostgreSQL', () => {
+  let schema: TestSchema;
+  let db: pg.Pool;
+  const stores: PgGatewayStore[] = [];
+  let calls = 0;
+
+  beforeAll(async () => {
+    schema = await freshSchema('gwstore');
+    db = new pg.Pool({ connectionString: schema.url, max: 20 });
+    await applyMigrations(db, MIGRATIONS);
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close().catch(() => {});
+    await db?.end();
+    await schema?.drop();
+  });
+
+  async function open(options: { leaseTokens?: number; staleMs?: number } = {}): Promise<PgGatewayStore> {
+    const store = await openPgStore({ db, where: 'test', upstream: 'http://upstream.test', budgetWaitMs: 300, staleMs: options.staleMs ?? 60_000, leaseTokens: options.leaseTokens });
+    stores.push(store);
+    return store;
+  }
+
+  async function admit(store: PgGatewayStore, key: VirtualKey, maxTokens: number, prompt = 20): Promise<Admission & { callId: string }> {
+    const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: maxTokens };
+    const read = readBudgetFields('openai-chat', body);
+    if (!read.ok) throw new Error(read.message);
+    const callId = `t-${calls++}`;
+    const decided = await store.budgets.admit({ key, protocol: 'openai-chat', body, fields: read.fields, promptTokens: prompt, signal: () => new AbortController().signal, call: { id: callId, sessionId: callId } });
+    if (decided.ok) store.book.reserve({ callId, ticket: decided.ticket, keyId: key.id, tokens: decided.reservation, model: 'm', endpoint: '/v1/chat/completions', protocol: 'openai-chat', stream: false, sessionId: callId, ts: new Date().toISOString() });
+    return { ...decided, callId };
+  }
+
+  /** Settles a granted call with `billed` tokens, as relay-call does: budgets, then the record with its settlement. */
+  function settle(store: PgGatewayStore, key: VirtualKey, call: Granted & { callId: string }, billed: number): void {
+    const over = store.budgets.settle(key, call.reservation, billed, call.ticket);
+    const record = buildGatewayRecord(
+      { callId: call.callId, keyId: key.id, tags: {}, sessionId: call.callId, endpoint: '/v1/chat/completions', protocol: 'openai-chat', baseUrl: 'http://upstream.test', model: 'm', stream: false, attempt: 1 },
+      { usage: { inputTokens: 20, outputTokens: billed - 20, totalTokens: billed, cachedTokens: undefined, reasoningTokens: undefined }, finish: finishReason('stop', 'stop'), maxTokens: 0, requestedMaxTokens: undefined, ttfbMs: 1, gatewayMs: 0.1, status: 200, error: undefined, note: undefined, reservedTokens: call.reservation, bookedTokens: billed, overReservation: over },
+      5,
+      new Date(),
+    );
+    store.book.finish(record, { callId: call.callId, keyId: key.id, booked: billed, over });
+  }
+
+  async function key(id: string): Promise<{ spent: number; reserved: number; closed: string | null; booked: number }> {
+    const row = (await db.query('SELECT spent, reserved, closed FROM gateway_keys WHERE id = $1', [id])).rows[0];
+    const booked = Number((await db.query('SELECT coalesce(sum(booked_tokens), 0) AS b FROM gateway_calls WHERE key_id = $1', [id])).rows[0].b);
+    return { spent: Number(row.spent), reserved: Number(row.reserved), closed: row.closed, booked };
+  }
+
+  test('300 concurrent reservations on one key from two replicas grant at most the budget', async () => {
+    const [a, b] = [await open(), await open()];
+    const { key: k } = await a.keys.create({ budget: 10_000, tags: {} });
+    const from = (i: number): PgGatewayStore => (i % 2 ? a : b);
+    const decided = await Promise.all(Array.from({ length: 300 }, (_, i) => admit(from(i), k, 60 + (i % 7) * 20)));
+    const granted = decided.filter((d): d is Granted & { callId: string } => d.ok);
+    const reserved = granted.reduce((sum, d) => sum + d.reservation, 0);
+    expect(reserved).toBeLessThanOrEqual(10_000);
+    // Every grant is the prompt plus whole output caps, clamped to the same cap the body now carries.
+    for (const d of granted) expect(d.reservation).toBe(20 + d.clamp!.maxTokens);
+    expect(decided.filter((d) => !d.ok).every((d) => !d.ok && d.reason === 'spent' && /held the rest/.test(d.detail))).toBe(true);
+    expect((await key(k.id)).reserved).toBe(reserved);
+    expect(reserved).toBeGreaterThan(10_000 - 200);
+    // Each settles on the replica that admitted it, billing at most what it reserved.
+    let billed = 0;
+    decided.forEach((d, i) => {
+      if (!d.ok) return;
+      settle(from(i), k, d, Math.min(50, d.reservation));
+      billed += Math.min(50, d.reservation);
+    });
+    await Promise.all([a, b].map((s) => s.close()));
+    expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
+  });
+
+  test('a replica declared dead: reservations booked as spent, late settlements add only the excess, it re-registers', async () => {
+    const [a, b] = [await open({ staleMs: 400 }), await open({ staleMs: 400 })];
+    const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
+    const held = await Promise.all([admit(a, k, 100), admit(a, k, 100), admit(a, k, 100)]) as Array<Granted & { callId: string }>;
+    const oldId = a.replica.id;
+    // A stalls: its heartbeat goes stale, and B reclaims it.
+    await db.query(`UPDATE gateway_replicas SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [oldId]);
+    const taken = await b.replica.reclaimStale();
+    expect(taken).toMatchObject({ replicas: [oldId], reservations: 3, tokens: 360 });
+    expect(await key(k.id)).toEqual({ spent: 360, reserved: 0, closed: null, booked: 360 });
+    const unknown = (await db.query(`SELECT call_id, session_id, outcome FROM gateway_calls WHERE key_id = $1 ORDER BY call_id`, [k.id])).rows;
+    expect(unknown.map((r) => [r.call_id, r.session_id, r.outcome])).toEqual(held.map((h) => [h.callId, h.callId, 'unknown_after_crash']).sort());
+    // A wakes: one call billed under its reservation, one over it (the key closes).
+    settle(a, k, held[0]!, 70);
+    settle(a, k, held[1]!, 150);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(a.replica.id).not.toBe(oldId);
+    const after = await key(k.id);
+    expect(after).toEqual({ spent: 360 + 30, reserved: 0, closed: 'over_reservation', booked: 390 });
+    const late = (await db.query(`SELECT booked_tokens, outcome FROM gateway_calls WHERE call_id = ANY($1) ORDER BY call_id`, [[held[0]!.callId, held[1]!.callId]])).rows;
+    expect(late.map((r) => [Number(r.booked_tokens), r.outcome])).toEqual([[120, 'settled_after_reclaim'], [150, 'settled_after_reclaim']]);
+  });
+
+  test('leases: taken once for many calls, returned when idle, booked whole when their replica dies', async () => {
+    const a = await open({ leaseTokens: 1_000, staleMs: 400 });
+    const b = await open({ staleMs: 400 });
+    const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
+    const first = await admit(a, k, 100) as Granted & { callId: string };
+    expect(await key(k.id)).toMatchObject({ reserved: 1_000, spent: 0 });
+    // The next calls come from the lease in memory: no new tokens reserved in the database.
+    const more = await Promise.all([admit(a, k, 100), admit(a, k, 100)]) as Array<Granted & { callId: string }>;
+    expect(await key(k.id)).toMatchObject({ reserved: 1_000 });
+    for (const call of [first, ...more]) settle(a, k, call, 60);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(await key(k.id)).toEqual({ spent: 180, reserved: 0, closed: null, booked: 180 });
+    // A lease held when its replica dies is booked whole: its calls may have used any of it.
+    const held = await admit(a, k, 100) as Granted & { callId: string };
+    expect(held.ok).toBe(true);
+    await db.query(`UPDATE gateway_replicas SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [a.replica.id]);
+    expect(await b.replica.reclaimStale()).toMatchObject({ reservations: 1, tokens: 1_000 });
+    expect(await key(k.id)).toEqual({ spent: 1_180, reserved: 0, closed: null, booked: 1_180 });
+  });
+
+  test('a reservation that commits just as its replica is declared dead is swept as spent by the next reclaim', async () => {
+    const [a, b] = [await open({ staleMs: 60_000 }), await open({ staleMs: 60_000 })];
+    const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
+    const late = await admit(a, k, 100) as Granted & { callId: string };
+    // The race, replayed: A's row says reclaimed while its reservation row is still there.
+    await db.query(`UPDATE gateway_replicas SET state = 'reclaimed', reclaimed_by = $2 WHERE id = $1`, [a.replica.id, b.replica.id]);
+    expect(await key(k.id)).toMatchObject({ reserved: 120, spent: 0 });
+    expect(await b.replica.reclaimStale()).toMatchObject({ replicas: [], reservations: 1, tokens: 120 });
+    expect(await key(k.id)).toEqual({ spent: 120, reserved: 0, closed: null, booked: 120 });
+    const row = (await db.query('SELECT outcome, session_id FROM gateway_calls WHERE call_id = $1', [late.callId])).rows[0];
+    expect(row).toEqual({ outcome: 'unknown_after_crash', session_id: late.callId });
+  });
+});
