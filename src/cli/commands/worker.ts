@@ -14,11 +14,7 @@ import { DB_OPTION } from '../common-options.js';
 import { requireTeamDatabase } from './team-db.js';
 
 const USAGE = `isobudget worker [--db URL] [--concurrency N] [--until-idle] [--root DIR] [--lease-check S] [--sim-latency-scale X]
-  --db URL          the team database (default: $ISOBUDGET_DATABASE_URL)
-  --concurrency N   units in flight at once (default 4); calls within them follow the run's concurrency
-  --until-idle      exit once no unit is queued, retrying or running anywhere (CI, benches)
-  --root DIR        this machine's project root (default: the working directory): the submitter's paths map here
-  --lease-check S   how often (s) expired leases (dead workers' units) are put back in the queue (default 5; one process per interval does it)
+  takes units of distributed runs (isobudget run --distributed) from the team database and commits each in one transaction
   example: isobudget worker --db postgres://ci@db:5432/isobudget --concurrency 8`;
 
 export const workerCommand: CommandSpec = {
