@@ -79,6 +79,11 @@ const OTHERS = [
   { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
   // ~76 KB Claude Code-shaped bodies through the gateway: gateway_ms, first call, a 200k-letter body beside a small one (issue 16 item 8).
   { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
+  // Team scale on PostgreSQL (issue 13; need a server, see bench/support/team-db.mjs).
+  { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
+  { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },
+  { name: 'distributed-kill', script: 'distributed-kill.mjs', args: [] },
+  { name: 'distributed-equivalence', script: 'distributed-equivalence.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

@@ -75,7 +75,7 @@ export function readLedgers(options: ReadLedgersOptions): AuditData {
   return data;
 }
 
-function taskOfResult(r: ResultRecord, time: number): AuditTask {
+export function taskOfResult(r: ResultRecord, time: number): AuditTask {
   return { time, source: 'run', tokens: r.total_tokens, n: r.n, retries: r.retries, passed: r.passed, budget: r.budget, split: r.split, costUsd: typeof r.cost_usd === 'number' ? r.cost_usd : undefined };
 }
 
@@ -87,7 +87,7 @@ function callCost(c: CallRecord, prices: PriceTable | undefined): number | undef
   return priced ?? undefined;
 }
 
-function callRow(c: CallRecord, time: number): AuditCall {
+export function callRow(c: CallRecord, time: number): AuditCall {
   return { time, completion: c.usage_missing ? undefined : c.completion_tokens, outputs: Math.max(1, c.paths ?? 1) };
 }
 

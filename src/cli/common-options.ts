@@ -17,3 +17,7 @@ export const SEED_OPTION = { type: 'string', value: 'S', help: 'random seed (sam
 export const NOTE_OPTION = { type: 'string', value: 'TEXT', help: 'a note recorded with the decision', example: 'superseded by v4' } as const satisfies StringOption;
 export const REVIEWER_OPTION = { type: 'string', value: 'NAME', help: 'who decides (recorded)', fallback: 'your user name', example: 'alice' } as const satisfies StringOption;
 export const SKILLS_DIR_OPTION = { type: 'string', value: 'DIR', help: 'also write the skill files to this folder', example: 'skills' } as const satisfies StringOption;
+/** `--db URL` where the environment variable switches it on too (worker, runs wait, memory, review, gate, run --distributed). */
+export const DB_OPTION = { type: 'string', value: 'URL', help: 'the team database (PostgreSQL)', fallback: '$ISOBUDGET_DATABASE_URL', example: 'postgres://postgres@127.0.0.1:5432/isobudget' } as const satisfies StringOption;
+/** `--db URL` on a read of runs (analyze, report, compare, audit, runs list): only the flag, since RUN may be a local folder. */
+export const DB_READ_OPTION = { type: 'string', value: 'URL', help: 'read the run(s) from the team database (PostgreSQL) instead of local files', example: 'postgres://postgres@127.0.0.1:5432/isobudget' } as const satisfies StringOption;

@@ -278,7 +278,13 @@ export const experimentSchema = z
     epochs: opt(positiveInt(), 'Repeats of the n=1 arms, for precision.', DEFAULTS.epochs),
     seed: opt(z.int().min(0), 'Seed of sampling, bootstrap and simulator.', DEFAULTS.seed),
     concurrency: opt(z.int().min(1).max(1024), 'Maximum model calls in flight (1–1024).', DEFAULTS.concurrency),
-    rate_limit: opt(z.strictObject({ requests_per_second: z.number().positive().meta({ description: 'Requests per second across the run.' }) }), 'Request rate cap; default: none.'),
+    rate_limit: opt(z.strictObject({
+      requests_per_second: z.number().positive().optional().meta({ description: 'Requests per second across the run (every worker of a distributed run together).' }),
+      requests_per_minute: z.number().positive().optional().meta({ description: 'Requests per minute across the run (instead of requests_per_second).' }),
+      tokens_per_minute: z.number().positive().optional().meta({ description: 'Tokens per minute across the run: each request counts its most (prompt estimate + max_tokens × paths).' }),
+    }).refine((v) => !(v.requests_per_second !== undefined && v.requests_per_minute !== undefined), { message: 'give requests_per_second or requests_per_minute, not both' })
+      .refine((v) => v.requests_per_second !== undefined || v.requests_per_minute !== undefined || v.tokens_per_minute !== undefined, { message: 'give requests_per_second, requests_per_minute or tokens_per_minute' }),
+    'Provider limits for the whole run (a 429 with retry-after pauses every worker of it); default: none.'),
     retries: opt(retries, RETRIES_HELP, DEFAULTS.maxAttempts),
     n_mode: opt(z.enum(['native', 'parallel']), 'native: one call with API n; parallel: n calls.', DEFAULTS.nMode),
     sequential: opt(sequential, 'Sequential screening (also `run --sequential`): stop scheduling cases once an anytime-valid test decides.'),

@@ -221,6 +221,8 @@ export interface ExperimentConfig {
   concurrency: number;
   /** Requests per second across the run; undefined = unlimited. */
   rateLimit: number | undefined;
+  /** Tokens per minute across the run (`rate_limit.tokens_per_minute`); undefined = unlimited. */
+  tokenRateLimit?: number | undefined;
   retries: RetryConfig;
   /** `native`: one call with API `n`; `parallel`: n calls. */
   nMode: 'native' | 'parallel';

@@ -44,14 +44,14 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
       budget.release(reservation);
       throw run.signal.reason;
     }
-    if (run.limiter) await run.limiter.wait(run.signal);
+    if (run.limiter) await run.limiter.wait(run.signal, reservation);
     const started = performance.now();
     let outcome: GenerateResult | ProviderError;
     await run.pool.acquire();
     let callId: string;
     try {
       // The intent is on disk before the request leaves: a crash from here on still counts it.
-      callId = run.startCall(intentOf(context, request, target, attempt, reservation));
+      callId = await run.startCall(intentOf(context, request, target, attempt, reservation));
     } catch (error) {
       run.pool.release();
       budget.release(reservation);
@@ -86,6 +86,8 @@ export async function callModel(context: UnitContext, request: Omit<GenerateRequ
     }
     const nativeNRejected = error.kind === 'unsupported' && target.paths > 1;
     const retry = error.isRetryable && attempt < maxAttempts;
+    // The provider's own pacing applies to the whole run (every worker of a distributed one).
+    if (error.status === 429 && error.retryAfterMs !== undefined) await run.limiter?.pause?.(error.retryAfterMs).catch(() => undefined);
     context.calls.push(record(context, request, target, attempt, latencyMs, { error, retried: retry }, callId));
     if (!retry) {
       budget.release(reservation);

@@ -3,7 +3,9 @@
  * count where it offers one (Anthropic count_tokens, cached per prompt hash), else our o200k
  * count × the ratio learned for (base URL, model). `counted` is our o200k count of the prompt.
  */
-import type { PromptEstimate } from '../estimate/prompt-estimator.js';
+import { BillingRatios } from '../estimate/billing-ratios.js';
+import { PromptCountCache } from '../estimate/prompt-count-cache.js';
+import { PromptEstimator, type PromptEstimate } from '../estimate/prompt-estimator.js';
 import type { GenerateRequest } from '../providers/spec.js';
 import type { RunContext } from './unit-context.js';
 
@@ -16,4 +18,9 @@ export async function estimatePrompt(run: RunContext, request: Omit<GenerateRequ
     if (providerCount !== undefined) return run.estimator.fromProviderCount(counted, providerCount);
   }
   return run.estimator.fromCount({ baseUrl: run.baseUrl, model: request.model }, counted);
+}
+
+/** A run's estimator state: nothing learned yet, no prompt counted yet. */
+export function runEstimation(exact: boolean): Pick<RunContext, 'estimator' | 'promptCounts'> {
+  return { estimator: new PromptEstimator(new BillingRatios(), exact), promptCounts: new PromptCountCache() };
 }

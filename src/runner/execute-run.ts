@@ -25,11 +25,13 @@ import { openRunDir, saveManifest } from './open-run-dir.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
 import { createUnitContext, runUnit, type UnitServices } from './run-unit.js';
-import type { Executor, RunContext } from './unit-context.js';
+import type { Executor, RequestLimiter, RunContext } from './unit-context.js';
+import { TokenBucket } from './token-bucket.js';
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
+import type { GatewayCallRecord } from '../gateway/ledger/gateway-record.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -115,7 +117,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     provider,
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
-    limiter: config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit),
+    limiter: runLimiter(config),
     promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
     estimator: new PromptEstimator(new BillingRatios(), provider.protocol === 'sim' || inputs.promptExact === true),
     promptCounts: new PromptCountCache(),
@@ -209,13 +211,30 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
 }
 
-/** The executor `config.executor` names; `close` ends what it started (the command executor's gateway). */
-function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv): Executor & { close?(): Promise<void> } {
+/**
+ * The executor `config.executor` names; `close` ends what it started (the command executor's
+ * gateway). `onGatewayCall` sees each call of a command agent as it finishes (a distributed
+ * worker books it durably before the unit commits).
+ */
+export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv, onGatewayCall?: (record: GatewayCallRecord) => void): Executor & { close?(): Promise<void> } {
   switch (config.executor.type) {
     case 'agent': return agentExecutor(config.executor);
-    case 'command': return commandExecutor(config, config.executor, env);
+    case 'command': return commandExecutor(config, config.executor, env, onGatewayCall);
     default: return chatExecutor();
   }
+}
+
+/** `rate_limit` of an embedded run: request pacing and a tokens-per-minute bucket, in this process. */
+function runLimiter(config: ExperimentConfig): RequestLimiter | undefined {
+  if (config.rateLimit === undefined && config.tokenRateLimit === undefined) return undefined;
+  const requests = config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit);
+  const tokens = config.tokenRateLimit === undefined ? undefined : new TokenBucket(config.tokenRateLimit);
+  return {
+    async wait(signal, reserved) {
+      await requests?.wait(signal);
+      if (tokens && reserved !== undefined) await tokens.take(reserved, signal);
+    },
+  };
 }
 
 function makeRedactor(secrets: string[]): (line: string) => string {

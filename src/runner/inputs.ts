@@ -79,6 +79,6 @@ function expectedPatternErrors(config: ExperimentConfig, loaded: Partial<Record<
  * and rate limit), so a run can be resumed with other throughput settings.
  */
 export function configHash(config: ExperimentConfig): string {
-  const { configPath: _where, concurrency: _concurrency, rateLimit: _rate, ...rest } = config;
+  const { configPath: _where, concurrency: _concurrency, rateLimit: _rate, tokenRateLimit: _tokenRate, ...rest } = config;
   return sha256(stableStringify(rest));
 }

@@ -8,7 +8,14 @@ import type { BudgetTracker } from '../budget/budget-tracker.js';
 import type { PromptCountCache } from '../estimate/prompt-count-cache.js';
 import type { PromptEstimator } from '../estimate/prompt-estimator.js';
 import type { Unit } from './plan.js';
-import type { RateLimiter, Semaphore } from './pool.js';
+import type { Semaphore } from './pool.js';
+
+/** Paces request starts; `pause` (a 429 with retry-after) holds back every request of the run. */
+export interface RequestLimiter {
+  /** `tokens`: the most this request can bill (for tokens_per_minute). */
+  wait(signal?: AbortSignal, tokens?: number): Promise<void>;
+  pause?(ms: number): Promise<void>;
+}
 
 /** Run-wide state shared by every unit. */
 export interface RunContext {
@@ -18,7 +25,8 @@ export interface RunContext {
   /** The provider's base URL as call records keep it: without credentials. */
   baseUrl: string;
   pool: Semaphore;
-  limiter: RateLimiter | undefined;
+  /** Request pacing (`rate_limit`); a distributed run's is shared by every worker through the database. */
+  limiter: RequestLimiter | undefined;
   /** The provider's tokenizer is ours (the simulator): prompt estimates are exact. */
   promptExact: boolean;
   /** The shared prompt estimator (src/estimate/): learns billed/counted per (base URL, model) as calls settle. */
@@ -33,9 +41,10 @@ export interface RunContext {
   random: () => number;
   /**
    * Records that a call is about to be sent (its intent) and returns its call id; throws
-   * when the ledger cannot be written, and then the call must not be sent.
+   * when the ledger cannot be written, and then the call must not be sent. A distributed
+   * worker's ledger is a database: its intent is durable once the promise resolves.
    */
-  startCall: (start: CallStart) => string;
+  startCall: (start: CallStart) => string | Promise<string>;
   /** Called for run-level events the manifest should keep. */
   onEvent: (message: string) => void;
   /** Called with billed tokens as calls return (live spend per arm). */

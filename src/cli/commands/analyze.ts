@@ -16,11 +16,13 @@ import { decideVerdict } from '../../verdict/decide.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, SEED_OPTION } from '../common-options.js';
+import { DB_READ_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, SEED_OPTION } from '../common-options.js';
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
+import { requireTeamDatabase } from './team-db.js';
 
 const USAGE = `isobudget analyze RUN_DIR|ID|latest [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
+isobudget analyze RUN_ID --db URL [--gate] [--json] [--markdown] [--junit FILE] [gate flags]   a run in the team database
 isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--pricing FILE] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
 exit codes with --gate: 0 real_evolution, 10 not promotable, 11 regression, 12 invalid, 2 bad input`;
@@ -45,6 +47,7 @@ export const analyzeCommand: CommandSpec = {
       junit: JUNIT_OPTION,
       'no-report': { ...NO_REPORT_OPTION, help: 'do not rewrite the run\'s report.html' },
       pricing: { ...PRICING_OPTION, help: '--ledger: model → USD per million tokens, over the dated defaults (a run keeps its own prices)' },
+      db: DB_READ_OPTION,
     }, USAGE);
     if (values.pricing !== undefined && values.ledger === undefined) throw new IsobudgetError('usage', 'analyze: --pricing applies to --ledger FILE; a run directory keeps the prices it ran with', { hint: USAGE });
     const gates: Partial<GatesConfig> = {};
@@ -97,6 +100,17 @@ export const analyzeCommand: CommandSpec = {
     }
     const dir = positionals[0];
     if (!dir) throw new IsobudgetError('usage', 'analyze: pass a RUN_DIR or --ledger FILE.jsonl', { hint: USAGE });
+    if (values.db !== undefined) {
+      const db = await requireTeamDatabase(values.db, io, 'analyze', 4);
+      try {
+        const { loadRunFromDatabase } = await import('../../distributed/team-reads.js');
+        const run = await loadRunFromDatabase(db, dir, resolve(io.cwd, 'runs'));
+        // A read: nothing is written (the run's files, if any, are the submitter's).
+        return printVerdict(verdictForRun(run.dir, gates, false, {}, run), io, options, undefined, run.manifest.config_path);
+      } finally {
+        await db.end().catch(() => undefined);
+      }
+    }
     const runDir = findRunDir(dir, { cwd: io.cwd });
     // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
     const decided = Object.keys(gates).length === 0;

@@ -10,12 +10,15 @@ import { IsobudgetError } from '../../core/errors.js';
 import { loadPricingFile } from '../../config/load-pricing-file.js';
 import { buildPriceTable } from '../../pricing/build-table.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
-import { GATE_OPTION, JSON_OPTION, PRICING_OPTION } from '../common-options.js';
+import { DB_READ_OPTION, GATE_OPTION, JSON_OPTION, PRICING_OPTION } from '../common-options.js';
+import { requireTeamDatabase } from './team-db.js';
+import type { AuditData } from '../../audit/ledger-rows.js';
+import type { CliIO } from '../io.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget audit [--since 90d|12w|6m|1y|DATE] [--until DATE] [--runs DIR] [--gateway DIR]
-       [--by month|week] [--budget B] [--html FILE] [--json] [--gate] [--pricing FILE]
+       [--by month|week] [--budget B] [--html FILE] [--json] [--gate] [--pricing FILE] [--db URL]
   trends of mean output length, tokens per task, Best-of-N usage, retries per task and
   same-budget pass@1 over run ledgers (--runs, default ./runs) and gateway ledgers (--gateway:
   any *.jsonl of call records, e.g. ~/.isobudget/gateway/ledger); flags cost drift when tokens
@@ -39,6 +42,7 @@ export const auditCommand: CommandSpec = {
       json: JSON_OPTION,
       gate: { ...GATE_OPTION, help: 'exit 10 on cost drift or too little data to tell, 0 otherwise' },
       pricing: { ...PRICING_OPTION, help: 'model → USD per million tokens for calls without a recorded cost_usd, over the dated defaults' },
+      db: { ...DB_READ_OPTION, help: 'every run\'s results and calls in the team database (PostgreSQL) instead of --runs/--gateway' },
     }, USAGE);
     if (positionals.length) throw new IsobudgetError('usage', `audit: unexpected argument '${positionals[0]}'`, { hint: USAGE });
     const until = values.until === undefined ? Date.now() : Date.parse(values.until);
@@ -49,7 +53,7 @@ export const auditCommand: CommandSpec = {
     const minChange = numberOption('min-change', values['min-change']);
     const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
     const prices = buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } });
-    const data = readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until, prices });
+    const data = values.db !== undefined ? await auditFromDatabase(values.db, io, since, until) : readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until, prices });
     const result = auditLedgers(data, { since, until, unit, budget: intOption('budget', values.budget), ...(minChange === undefined ? {} : { minChange }) });
     io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAuditText(result));
     if (values.html !== undefined) {
@@ -74,4 +78,15 @@ function parseUnit(value: string | undefined): PeriodUnit | undefined {
   if (value === undefined) return undefined;
   if (value === 'month' || value === 'week') return value;
   throw new IsobudgetError('usage', `--by must be month or week, got '${value}'`);
+}
+
+/** `--db URL`: every run's results and committed generate calls in the team database. */
+async function auditFromDatabase(url: string, io: CliIO, since: number, until: number): Promise<AuditData> {
+  const db = await requireTeamDatabase(url, io, 'audit', 4);
+  try {
+    const { readAuditFromDatabase } = await import('../../distributed/team-reads.js');
+    return await readAuditFromDatabase(db, since, until);
+  } finally {
+    await db.end().catch(() => undefined);
+  }
 }

@@ -6,12 +6,13 @@
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { runGate } from '../../gates/run-gate.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
+import type { MemoryStore } from '../../memory/store/spec.js';
 import type { GateLayerResult, GateRun } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import type { VerdictName } from '../../verdict/record.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { JSON_OPTION, RUNS_OUT_OPTION, STORE_OPTION } from '../common-options.js';
+import { DB_OPTION, JSON_OPTION, RUNS_OUT_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
@@ -20,8 +21,8 @@ import type { CommandSpec } from './spec.js';
 export const AWAITING_REVIEW = EXIT.awaitingReview;
 
 const USAGE = `isobudget gate EXPERIMENT.yaml [--baseline-config BASE.yaml] [--auto-confirm] [--max-test-uses N]
-       [--contamination-min-chars N] [--out runs] [--store PATH] [--json]
-isobudget gate --list | --show GATE_ID [--json]
+       [--contamination-min-chars N] [--out runs] [--store PATH | --db URL] [--json]
+isobudget gate --list | --show GATE_ID [--json] [--store PATH | --db URL]
 CANDIDATE = EXPERIMENT.yaml: its candidate variant (a skill file) is the candidate; screen it on val
 and \`isobudget memory ingest\` the run first — the gate runs the test split itself.
 exit codes: 0 passed (promoted), 10 a layer failed, 11 regression, ${AWAITING_REVIEW} awaiting human review, 2 bad input`;
@@ -38,8 +39,7 @@ function exitCodeOf(gate: GateRun, verdict: VerdictName | undefined): number {
   return verdict === 'regression' ? EXIT.regression : EXIT.notPromotable;
 }
 
-async function showGates(io: CliIO, storePath: string, id: string | undefined, json: boolean): Promise<number> {
-  const store = openMemoryStore(storePath, io.cwd);
+async function showGates(store: MemoryStore, id: string | undefined, json: boolean, io: CliIO): Promise<number> {
   try {
     const gates = id === undefined ? await store.listGates() : [await store.getGate(id)].filter((g): g is GateRun => g !== undefined);
     if (id !== undefined && gates.length === 0) throw new IsobudgetError('not_found', `no gate ${id}`, { hint: 'isobudget gate --list' });
@@ -68,17 +68,18 @@ export const gateCommand: CommandSpec = {
       'contamination-min-chars': { type: 'string', value: 'N', help: 'shortest test/regression text that counts as leaked into the skill', fallback: '8', example: '20' },
       out: { ...RUNS_OUT_OPTION, help: 'the runs folder of the test-split run' },
       store: STORE_OPTION,
+      db: { ...DB_OPTION, help: 'the memory store and review queue in the team database (PostgreSQL) instead of the SQLite file' },
       json: JSON_OPTION,
       list: { type: 'boolean', help: 'list the recorded gates and how often each test split was used' },
       show: { type: 'string', value: 'GATE_ID', help: 'show one recorded gate, layer by layer', example: 'gate-20261201-1' },
     }, USAGE);
-    const storePath = values.store ?? DEFAULT_STORE_PATH;
-    if (values.list || values.show !== undefined) return showGates(io, storePath, values.show, values.json === true);
+    const open = await governanceStoreOpener(argv, io, 'gate');
+    if (values.list || values.show !== undefined) return showGates(open(values.store), values.show, values.json === true, io);
     const configArg = positionals[0];
     if (!configArg) throw new IsobudgetError('usage', 'gate: pass the EXPERIMENT.yaml whose candidate variant is the candidate', { hint: USAGE });
     const maxTestUses = intOption('max-test-uses', values['max-test-uses']);
     const minChars = intOption('contamination-min-chars', values['contamination-min-chars']);
-    const store = openMemoryStore(storePath, io.cwd);
+    const store = open(values.store);
     try {
       const outcome = await runGate({
         configPath: resolve(io.cwd, configArg),

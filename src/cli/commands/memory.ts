@@ -7,10 +7,11 @@ import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { findRunDir } from '../../ledger/find-run.js';
 import { importLearnings, provenanceFromRun } from '../../memory/import-learnings.js';
-import { ingestRunDir, loadRunForMemory } from '../../memory/ingest-run.js';
+import { ingestRun, ingestRunDir, loadRunForMemory, type LoadedRun } from '../../memory/ingest-run.js';
+import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import type { CliIO } from '../io.js';
 import type { Provenance } from '../../memory/record.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
-import type { MemoryStore } from '../../memory/store/spec.js';
+import { governanceStoreOpener, requireTeamDatabase } from './team-db.js';
 import { intOption, parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { adminActions } from './memory-admin.js';
@@ -24,7 +25,8 @@ const ingest: MemoryAction = async (argv, io, { deps, open }) => {
   const store = open(values.store);
   try {
     for (const dir of positionals) {
-      const result = await ingestRunDir(findRunDir(dir, { cwd: io.cwd }), store, deps.now());
+      const local = localRunDir(dir, io.cwd, values.db !== undefined);
+      const result = local !== undefined ? await ingestRunDir(local, store, deps.now()) : await ingestRun(await runFromDatabase(dir, values.db as string, io), store, deps.now());
       io.stdout.write(`${result.facts.run_id} (${result.facts.split}, ${result.facts.verdict}, candidate ${result.facts.candidate_id}):\n`);
       for (const message of result.messages) io.stdout.write(`  ${message}\n`);
     }
@@ -33,6 +35,29 @@ const ingest: MemoryAction = async (argv, io, { deps, open }) => {
   }
   return EXIT.ok;
 };
+
+/** The run's local directory; with --db, undefined when there is none (the team database has it). */
+function localRunDir(ref: string, cwd: string, database: boolean): string | undefined {
+  try {
+    return findRunDir(ref, { cwd });
+  } catch (error) {
+    if (database) return undefined;
+    throw error;
+  }
+}
+
+/** `memory ingest RUN_ID --db URL` on a machine without the run's files: the run as the team database holds it. */
+async function runFromDatabase(runId: string, url: string, io: CliIO): Promise<LoadedRun> {
+  const db = await requireTeamDatabase(url, io, 'memory ingest', 4);
+  try {
+    const { loadRunFromDatabase } = await import('../../distributed/team-reads.js');
+    const run = await loadRunFromDatabase(db, runId, resolve(io.cwd, 'runs'));
+    if (run.manifest.status !== 'complete') throw new IsobudgetError('run_incomplete', `run ${runId} is ${run.manifest.status}: only finished runs become memory`, { hint: `finish it first: isobudget runs wait ${runId} --db URL` });
+    return { dir: run.dir, manifest: run.manifest, verdict: verdictForRun(run.dir, undefined, false, {}, run) };
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
 
 const importNotes: MemoryAction = async (argv, io, { deps, open }) => {
   const { values, positionals } = parseCommandArgs('memory import-learnings', argv, {
@@ -83,7 +108,7 @@ export function createMemoryCommand(deps: MemoryDeps): CommandSpec {
       }
       const run = Object.hasOwn(actions, action) ? actions[action] : undefined;
       if (!run) throw unknownSubcommand('memory', action, Object.keys(actions), MEMORY_USAGE);
-      const open = (path: string | undefined): MemoryStore => openMemoryStore(path ?? DEFAULT_STORE_PATH, io.cwd);
+      const open = await governanceStoreOpener(rest, io, `memory ${action}`);
       return run(rest, io, { deps, open });
     },
   };

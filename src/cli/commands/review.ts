@@ -6,13 +6,14 @@
  */
 import { IsobudgetError } from '../../core/errors.js';
 import { listConflicts } from '../../memory/conflicts.js';
-import { DEFAULT_STORE_PATH, openMemoryStore } from '../../memory/store/open.js';
+import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
+import { governanceStoreOpener } from './team-db.js';
 import type { Decision } from '../../memory/store/records.js';
 import { renderCard } from '../../review/card.js';
 import { reviewInteractively } from '../../review/interactive.js';
 import { decideItem, waitingItems } from '../../review/queue.js';
 import { parseCommandArgs } from '../args.js';
-import { JSON_OPTION, NOTE_OPTION, REVIEWER_OPTION, STORE_OPTION } from '../common-options.js';
+import { DB_OPTION, JSON_OPTION, NOTE_OPTION, REVIEWER_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { defaultReviewer } from './memory-admin.js';
 import type { CommandSpec } from './spec.js';
@@ -20,7 +21,7 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget review [--reviewer NAME] [--interactive]      a card at a time (default in a terminal)
 isobudget review --list [--all] [--json]                 print the waiting cards (--all: decided ones too)
 isobudget review --decide ID=approve|reject|defer [--decide …] [--note TEXT] [--reviewer NAME]
-every form takes --store PATH (default ${DEFAULT_STORE_PATH})`;
+every form takes --store PATH (default ${DEFAULT_STORE_PATH}) or --db URL (the team database; default with $ISOBUDGET_DATABASE_URL)`;
 
 const DECISIONS: readonly Decision[] = ['approve', 'reject', 'defer'];
 
@@ -50,10 +51,11 @@ export function createReviewCommand(deps: ReviewDeps): CommandSpec {
         json: JSON_OPTION,
         interactive: { type: 'boolean', help: 'a card at a time, prompting for each decision', fallback: 'on in a terminal' },
         store: STORE_OPTION,
+        db: { ...DB_OPTION, help: 'the review queue in the team database (PostgreSQL) instead of the SQLite file' },
       }, USAGE);
       const decisions = (values.decide ?? []).map(parseDecide);
       const reviewer = values.reviewer ?? defaultReviewer();
-      const store = openMemoryStore(values.store ?? DEFAULT_STORE_PATH, io.cwd);
+      const store = (await governanceStoreOpener(argv, io, 'review'))(values.store);
       try {
         if (decisions.length > 0) {
           for (const { id, decision } of decisions) {

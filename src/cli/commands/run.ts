@@ -9,9 +9,11 @@ import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
 import { numberOption, parseCommandArgs } from '../args.js';
 import { wrapToWidth } from '../../report/text-wrap.js';
-import { GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
+import { DB_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
-import { terminalColumns } from '../io.js';
+import { terminalColumns, type CliIO } from '../io.js';
+import { runDistributed } from './run-distributed.js';
+import { requireTeamDatabase } from './team-db.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
@@ -19,7 +21,11 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
        [--junit FILE] [--no-report] [--pricing FILE]
-isobudget run --resume RUN_DIR|ID|latest`;
+isobudget run --resume RUN_DIR|ID|latest
+isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
+  --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
+  waits with the usual progress, then writes runs/<id>/ and the verdict (--detach: print the id and return; later \`isobudget runs wait ID --db URL\`).
+  Re-submitting a run id (--run-id ID or --resume ID with --distributed) queues only the units not yet committed.`;
 
 export const runCommand: CommandSpec = {
   summary: 'run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict',
@@ -40,7 +46,13 @@ export const runCommand: CommandSpec = {
       quiet: QUIET_OPTION,
       sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
       pricing: PRICING_OPTION,
+      db: DB_OPTION,
+      distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
+      detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
+      lease: { type: 'string', value: 'SECONDS', help: 'with --distributed: a unit whose worker is silent this long is presumed dead and retried elsewhere (longer than the slowest unit)', fallback: '900', example: '3600' },
     }, USAGE);
+    if (values.distributed === true || values.detach === true || values.lease !== undefined) return runDistributedCommand(values, positionals, io);
+    if (values.db !== undefined) throw new IsobudgetError('usage', 'run: --db goes with --distributed (an embedded run keeps its ledger in runs/<id>/)', { hint: USAGE });
     if (values.resume !== undefined && values.pricing !== undefined) {
       throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
     }
@@ -108,6 +120,38 @@ export const runCommand: CommandSpec = {
     return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });
   },
 };
+
+async function runDistributedCommand(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number> {
+  const flag = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  if (values.distributed !== true) throw new IsobudgetError('usage', 'run: --detach and --lease go with --distributed', { hint: USAGE });
+  if (values.sequential === true) throw new IsobudgetError('usage', 'run: --sequential does not run distributed (it decides case by case in one process)', { hint: USAGE });
+  const resume = flag('resume');
+  const configArg = positionals[0];
+  if (!configArg) throw new IsobudgetError('usage', 'run --distributed: missing EXPERIMENT.yaml', { hint: USAGE });
+  const leaseSeconds = values.lease === undefined ? 900 : numberOption('lease', flag('lease'));
+  if (leaseSeconds === undefined || !Number.isInteger(leaseSeconds) || leaseSeconds < 1) throw new IsobudgetError('usage', `--lease must be a whole number of seconds ≥ 1, got '${flag('lease')}'`, { hint: USAGE });
+  const db = await requireTeamDatabase(flag('db'), io, 'run --distributed');
+  try {
+    const split = flag('split');
+    const junit = flag('junit');
+    const runId = flag('run-id') ?? resume;
+    const pricing = flag('pricing');
+    return await runDistributed(db, io, {
+      configPath: resolve(io.cwd, configArg),
+      outDir: resolve(io.cwd, flag('out') ?? 'runs'),
+      leaseSeconds,
+      detach: values.detach === true,
+      quiet: values.quiet === true || values.json === true,
+      ...(split === undefined ? {} : { split: parseSplit(split) }),
+      ...(runId === undefined ? {} : { runId }),
+      ...(values['allow-overlap'] === true ? { allowOverlap: true } : {}),
+      ...(pricing === undefined ? {} : { pricingFile: resolve(io.cwd, pricing) }),
+      finish: { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(junit === undefined ? {} : { junit: resolve(io.cwd, junit) }) },
+    });
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
 
 function parseSplit(value: string): SplitName {
   if (value === 'train' || value === 'val' || value === 'test') return value;

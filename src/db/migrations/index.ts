@@ -3,6 +3,7 @@
  * folder (`0001-….ts`), is never edited once shipped, and is appended here.
  */
 import type { Migration } from '../spec.js';
+import { RUNS_MIGRATION } from './0001-runs.js';
 import { GATEWAY_MIGRATION } from './0002-gateway.js';
 
-export const MIGRATIONS: readonly Migration[] = [GATEWAY_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION];

@@ -7,7 +7,11 @@ import type { CallSink, GatewayCallRecord } from './gateway-record.js';
 export class MemorySink implements CallSink {
   private readonly byKey = new Map<string, GatewayCallRecord[]>();
 
+  /** `onWrite`: sees each record as it arrives (a distributed worker books it durably). */
+  constructor(private readonly onWrite?: (record: GatewayCallRecord) => void) {}
+
   write(record: GatewayCallRecord): void {
+    this.onWrite?.(record);
     const list = this.byKey.get(record.key_id) ?? [];
     list.push(record);
     this.byKey.set(record.key_id, list);

@@ -7,6 +7,7 @@
 import { readApiKey } from '../../../config/env.js';
 import type { CommandExecutorConfig, ExperimentConfig } from '../../../config/types.js';
 import { KeyStore } from '../../../gateway/keys/key-store.js';
+import type { GatewayCallRecord } from '../../../gateway/ledger/gateway-record.js';
 import { MemorySink } from '../../../gateway/ledger/memory-sink.js';
 import { startGateway, type Gateway } from '../../../gateway/server.js';
 import { startSimServer, type SimServer } from '../../../providers/sim/index.js';
@@ -20,7 +21,8 @@ export interface RunGateway {
   close(): Promise<void>;
 }
 
-export async function startRunGateway(config: ExperimentConfig, executor: CommandExecutorConfig, env: NodeJS.ProcessEnv = process.env): Promise<RunGateway> {
+/** `onCall`: sees each finished call's record as the sink gets it. */
+export async function startRunGateway(config: ExperimentConfig, executor: CommandExecutorConfig, env: NodeJS.ProcessEnv = process.env, onCall?: (record: GatewayCallRecord) => void): Promise<RunGateway> {
   const { provider } = config;
   const keyEnv = executor.gateway.apiKeyEnv ?? provider.apiKeyEnv;
   // readApiKey names the variable when it is unset; the protocol only has to be a keyed one here.
@@ -34,7 +36,7 @@ export async function startRunGateway(config: ExperimentConfig, executor: Comman
     } else upstream = provider.baseUrl;
   }
   const keys = KeyStore.open(':memory:');
-  const sink = new MemorySink();
+  const sink = new MemorySink(onCall);
   try {
     const gateway = await startGateway({
       upstream,

@@ -1,0 +1,58 @@
+/**
+ * `isobudget worker --db URL [--concurrency N] [--until-idle]`: executes the units of
+ * distributed runs, on any machine that has the project checked out (code files are checked
+ * against the submitter's hashes before the first unit of a run).
+ */
+import { resolve } from 'node:path';
+import { IsobudgetError } from '../../core/errors.js';
+import { openJobQueue } from '../../distributed/jobs.js';
+import { runWorker } from '../../distributed/worker.js';
+import { numberOption, parseCommandArgs } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandSpec } from './spec.js';
+import { DB_OPTION } from '../common-options.js';
+import { requireTeamDatabase } from './team-db.js';
+
+const USAGE = `isobudget worker [--db URL] [--concurrency N] [--until-idle] [--root DIR] [--lease-check S] [--sim-latency-scale X]
+  takes units of distributed runs (isobudget run --distributed) from the team database and commits each in one transaction
+  example: isobudget worker --db postgres://ci@db:5432/isobudget --concurrency 8`;
+
+export const workerCommand: CommandSpec = {
+  summary: 'execute the units of distributed runs (isobudget run --distributed) from the team database',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('worker', argv, {
+      db: DB_OPTION,
+      concurrency: { type: 'string', value: 'N', help: 'units in flight at once; calls within them follow the run\'s concurrency', fallback: '4', example: '8' },
+      'until-idle': { type: 'boolean', help: 'exit once no unit is queued, retrying or running anywhere (CI, benches)' },
+      root: { type: 'string', value: 'DIR', help: 'this machine\'s project root: the submitter\'s paths map here', fallback: 'the working directory', example: '/srv/ci/repo' },
+      'sim-latency-scale': { type: 'string', value: 'X', help: 'multiply the in-process simulator\'s latencies (0 answers at once)', fallback: '1', example: '0' },
+      'lease-check': { type: 'string', value: 'S', help: 'how often (s) expired leases (dead workers\' units) go back to the queue; one process per interval does it', fallback: '5', example: '1' },
+    }, USAGE);
+    const leaseCheck = numberOption('lease-check', values['lease-check']) ?? 5;
+    if (!Number.isInteger(leaseCheck) || leaseCheck < 1) throw new IsobudgetError('usage', `--lease-check must be a whole number of seconds ≥ 1, got '${values['lease-check']}'`, { hint: USAGE });
+    if (positionals.length > 0) throw new IsobudgetError('usage', `worker: unexpected argument '${positionals[0]}'`, { hint: USAGE });
+    const concurrency = numberOption('concurrency', values.concurrency) ?? 4;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new IsobudgetError('usage', `--concurrency must be a whole number ≥ 1, got '${values.concurrency}'`, { hint: USAGE });
+    const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    // A pool per worker: the unit lanes, the call intents of their calls, and the queue's own queries.
+    const db = await requireTeamDatabase(values.db, io, 'worker', concurrency * 2 + 4);
+    try {
+      const queue = await openJobQueue(db, { maintenanceSeconds: leaseCheck });
+      try {
+        const summary = await runWorker({
+          db, queue, concurrency, untilIdle: values['until-idle'] === true, signal: io.signal, env: io.env,
+          root: resolve(io.cwd, values.root ?? '.'),
+          ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
+          log: (line) => io.stderr.write(`${line}\n`),
+          onEvent: (runId, message) => io.stderr.write(`run ${runId}: ${message}\n`),
+        });
+        io.stderr.write(`worker: ${summary.committed} unit(s) committed, ${summary.duplicates} already done, ${summary.failed} failed\n`);
+        return io.signal.aborted ? EXIT.interrupted : EXIT.ok;
+      } finally {
+        await queue.stop().catch(() => undefined);
+      }
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  },
+};

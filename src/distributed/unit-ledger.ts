@@ -1,0 +1,84 @@
+/**
+ * A unit's ledger writes on a worker. Each call's intent is a row (`in_flight`) before its
+ * request leaves; the unit commits its calls and its result in ONE transaction — the result
+ * insert is what makes it exactly once (unique run, case, arm, epoch, split): a second attempt
+ * that finishes too finds the key taken and books its calls as `interrupted` (billed, not
+ * counted). Rows an attempt left `in_flight` (its worker died) become `interrupted` when the
+ * unit commits or the run finishes.
+ */
+import type { Database } from '../db/spec.js';
+import { insertRows, inTransaction } from '../db/batch-insert.js';
+import { unknownOutcomeRecord } from '../ledger/call-intents.js';
+import type { CallStart } from '../ledger/jsonl-writer.js';
+import { LEDGER_SCHEMA_VERSION, type CallRecord, type ResultRecord } from '../ledger/records.js';
+import { CALL_COLUMNS, callRow, RESULT_COLUMNS, resultRow } from './ledger-rows.js';
+
+export interface UnitAttempt {
+  runId: string;
+  unitKey: string;
+  /** Unique per attempt (job id, retry count and a random part): prefixes its call ids. */
+  attemptId: string;
+  /** The unit's position in the plan (results.jsonl order). */
+  seq: number;
+}
+
+const CALL_UPSERT = 'ON CONFLICT (run_id, call_id) DO UPDATE SET state = EXCLUDED.state, record = EXCLUDED.record, prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens, cost_usd = EXCLUDED.cost_usd, latency_ms = EXCLUDED.latency_ms, status = EXCLUDED.status, usage_missing = EXCLUDED.usage_missing';
+
+export class UnitLedger {
+  private sequence = 0;
+  private readonly pending: Array<Promise<void>> = [];
+
+  constructor(private readonly db: Database, readonly attempt: UnitAttempt, private readonly redact: (text: string) => string) {}
+
+  /** Books the intent (durably, before the request leaves) and returns the call id. */
+  async startCall(start: CallStart): Promise<string> {
+    this.sequence += 1;
+    const callId = `${this.attempt.attemptId}-${this.sequence}`;
+    const intent = unknownOutcomeRecord({ schema_version: LEDGER_SCHEMA_VERSION, kind: 'call_start', ...start, call_id: callId, ts: new Date().toISOString() });
+    await insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(intent, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT);
+    return callId;
+  }
+
+  /**
+   * A call that finished outside startCall (the command executor's gateway): booked `in_flight`
+   * at once, in the background; commit and abandon wait for these writes first. Its id gets
+   * this attempt's prefix (a gateway's ids are unique only within its process).
+   */
+  recordFinished(record: CallRecord): void {
+    this.sequence += 1;
+    record.call_id = `${this.attempt.attemptId}-g${this.sequence}${record.call_id === undefined ? '' : `-${record.call_id}`}`;
+    this.pending.push(insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(record, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT).then(() => undefined));
+  }
+
+  private async settled(): Promise<void> {
+    await Promise.allSettled(this.pending);
+  }
+
+  /** Commits calls + result in one transaction; false when another attempt committed the unit first. */
+  async commit(calls: readonly CallRecord[], result: ResultRecord): Promise<boolean> {
+    await this.settled();
+    const { runId, unitKey, attemptId, seq } = this.attempt;
+    const named = calls.map((call) => (call.call_id === undefined ? { ...call, call_id: `${attemptId}-c${(this.sequence += 1)}` } : call));
+    return inTransaction(this.db, async (client) => {
+      const won = (await insertRows(client, 'results', RESULT_COLUMNS, [resultRow(result, seq, attemptId, this.redact)], 'ON CONFLICT DO NOTHING')) === 1;
+      await client.query(`DELETE FROM calls WHERE attempt_id = $1 AND state = 'in_flight'`, [attemptId]);
+      await insertRows(client, 'calls', CALL_COLUMNS, named.map((call) => callRow(call, unitKey, attemptId, won ? 'committed' : 'interrupted', this.redact)), CALL_UPSERT);
+      if (won) {
+        // Earlier attempts that died mid-unit: what they started was billed (or may have been), never counted.
+        await client.query(`UPDATE calls SET state = 'interrupted' WHERE run_id = $1 AND unit_key = $2 AND state = 'in_flight'`, [runId, unitKey]);
+        await client.query(`UPDATE units SET state = 'committed', committed_at = now() WHERE run_id = $1 AND unit_key = $2`, [runId, unitKey]);
+      }
+      return won;
+    });
+  }
+
+  /** The unit will not commit in this attempt (aborted, failed): its calls are billed spend, kept apart. */
+  async abandon(calls: readonly CallRecord[]): Promise<void> {
+    await this.settled();
+    const { unitKey, attemptId } = this.attempt;
+    await inTransaction(this.db, async (client) => {
+      await insertRows(client, 'calls', CALL_COLUMNS, calls.filter((c) => c.call_id !== undefined).map((call) => callRow(call, unitKey, attemptId, 'interrupted', this.redact)), CALL_UPSERT);
+      await client.query(`UPDATE calls SET state = 'interrupted' WHERE attempt_id = $1 AND state = 'in_flight'`, [attemptId]);
+    });
+  }
+}
