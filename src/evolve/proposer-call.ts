@@ -5,9 +5,7 @@
  * only train is shown to the proposer), and its reply kept so a resumed loop never asks the
  * same question twice.
  */
-import { BillingRatios } from '../estimate/billing-ratios.js';
-import { PromptCountCache } from '../estimate/prompt-count-cache.js';
-import { PromptEstimator } from '../estimate/prompt-estimator.js';
+import { runEstimation } from '../runner/estimate-prompt.js';
 import { withoutUserinfo } from '../core/display-url.js';
 import { buildPriceTable } from '../pricing/build-table.js';
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -68,8 +66,7 @@ export async function askProposer(context: LoopContext, round: number, step: str
     pool: new Semaphore(1),
     limiter: undefined,
     promptExact: provider.protocol === 'sim',
-    estimator: new PromptEstimator(new BillingRatios(), provider.protocol === 'sim'),
-    promptCounts: new PromptCountCache(),
+    ...runEstimation(provider.protocol === 'sim'),
     nativeN: { enabled: false },
     signal: abort.signal,
     random: Math.random,

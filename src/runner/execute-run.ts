@@ -3,9 +3,7 @@
  * to the ledger whole, keeps the manifest current, and stops cleanly on abort — and on a
  * failed write (disk full), with the manifest marked `interrupted` and the error rethrown.
  */
-import { BillingRatios } from '../estimate/billing-ratios.js';
-import { PromptCountCache } from '../estimate/prompt-count-cache.js';
-import { PromptEstimator } from '../estimate/prompt-estimator.js';
+import { runEstimation } from './estimate-prompt.js';
 import { setMaxListeners } from 'node:events';
 import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
@@ -119,8 +117,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     pool: new Semaphore(config.concurrency),
     limiter: runLimiter(config),
     promptExact: provider.protocol === 'sim' || inputs.promptExact === true,
-    estimator: new PromptEstimator(new BillingRatios(), provider.protocol === 'sim' || inputs.promptExact === true),
-    promptCounts: new PromptCountCache(),
+    ...runEstimation(provider.protocol === 'sim' || inputs.promptExact === true),
     nativeN: { enabled: config.nMode === 'native' },
     signal: abort.signal,
     random: options.random ?? Math.random,
