@@ -40,13 +40,27 @@ export class UnitLedger {
   }
 
   /**
+   * A command agent's call about to leave through the run's gateway: its intent row, awaited
+   * (the gateway forwards only after). `gatewayCallId` is the gateway's id of the call; the
+   * call's record, when it finishes, lands on the same row (recordFinished).
+   */
+  async startGatewayCall(start: CallStart, gatewayCallId: string): Promise<void> {
+    const intent = unknownOutcomeRecord({ schema_version: LEDGER_SCHEMA_VERSION, kind: 'call_start', ...start, call_id: this.gatewayCallId(gatewayCallId), ts: new Date().toISOString() });
+    await insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(intent, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT);
+  }
+
+  /** A gateway's ids are unique only within its process: the attempt's id makes them unique in the run. */
+  private gatewayCallId(id: string): string {
+    return `${this.attempt.attemptId}-g-${id}`;
+  }
+
+  /**
    * A call that finished outside startCall (the command executor's gateway): booked `in_flight`
-   * at once, in the background; commit and abandon wait for these writes first. Its id gets
-   * this attempt's prefix (a gateway's ids are unique only within its process).
+   * at once, in the background, over its intent row; commit and abandon wait for these writes first.
    */
   recordFinished(record: CallRecord): void {
     this.sequence += 1;
-    record.call_id = `${this.attempt.attemptId}-g${this.sequence}${record.call_id === undefined ? '' : `-${record.call_id}`}`;
+    record.call_id = record.call_id === undefined ? `${this.attempt.attemptId}-g${this.sequence}` : this.gatewayCallId(record.call_id);
     this.pending.push(insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(record, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT).then(() => undefined));
   }
 
