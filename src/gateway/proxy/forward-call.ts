@@ -118,7 +118,7 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     return undefined;
   }
   if (leftEarly) {
-    // Gone while its intent was written: nothing went out (the intent's owner drops it unless it died).
+    // Gone while its intent was written: nothing went out (the intent stays, as a call that may have billed: the safe side).
     context.budgets.release(key, reservation, ticket);
     return undefined;
   }

@@ -58,10 +58,10 @@ export async function startRunGateway(config: ExperimentConfig, executor: Comman
   const { onIntent } = hooks;
   const baseUrl = displayUrl(upstream);
   // Only a worker's gateway waits on a hook; an embedded run's books in memory as before.
-  const store = onIntent === undefined ? undefined : embeddedStore({ keys, sink });
-  if (store !== undefined && onIntent !== undefined) {
-    store.book = intentBook(memoryBook(sink, keys), (reservation) => onIntent({ ...reservation, tags: keys.get(reservation.keyId)?.tags ?? {}, baseUrl }));
-  }
+  const store = onIntent === undefined ? undefined : {
+    ...embeddedStore({ keys, sink }),
+    book: intentBook(memoryBook(sink, keys), (reservation) => onIntent({ ...reservation, tags: keys.get(reservation.keyId)?.tags ?? {}, baseUrl })),
+  };
   try {
     const gateway = await startGateway({
       upstream,
