@@ -57,6 +57,28 @@ describe.skipIf(skip)('distributed store', () => {
     expect((await db.query(`SELECT state FROM units WHERE unit_key = $1`, [KEY])).rows[0].state).toBe('committed');
   });
 
+  test('a command agent\'s call still upstream when its unit commits is interrupted, and its late record keeps that state', async () => {
+    const key = 'val|c2|baseline_single|0';
+    await db.query(`INSERT INTO units (run_id, unit_key, seq, split, case_id, arm, epoch) VALUES ('r1', $1, 1, 'val', 'c2', 'baseline_single', 0)`, [key]);
+    const ledger = new UnitLedger(db, { runId: 'r1', unitKey: key, attemptId: 'gw', seq: 1 }, (t) => t);
+    const gatewayStart = { ...start(), case_id: 'c2', role: 'gateway' as const };
+    await ledger.startGatewayCall(gatewayStart, 'p-1');
+    await ledger.startGatewayCall(gatewayStart, 'p-2');
+    const rows = async () => (await db.query<{ call_id: string; state: string; total_tokens: string | null; note: string | null }>(`SELECT call_id, state, total_tokens, record->>'note' AS note FROM calls WHERE attempt_id = 'gw' ORDER BY call_id`)).rows;
+    // Both intents are rows before their requests leave.
+    expect((await rows()).map((r) => [r.call_id, r.state])).toEqual([['gw-g-p-1', 'in_flight'], ['gw-g-p-2', 'in_flight']]);
+    const done = { ...call('p-1'), case_id: 'c2', role: 'gateway' as const };
+    ledger.recordFinished(done);
+    expect(await ledger.commit([done], { ...result, case_id: 'c2' })).toBe(true);
+    expect(await rows()).toEqual([
+      { call_id: 'gw-g-p-1', state: 'committed', total_tokens: '15', note: null },
+      { call_id: 'gw-g-p-2', state: 'interrupted', total_tokens: null, note: 'outcome_unknown' },
+    ]);
+    ledger.recordFinished({ ...call('p-2'), case_id: 'c2', role: 'gateway' });
+    for (let i = 0; i < 100 && (await rows())[1]?.total_tokens === null; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await rows())[1]).toEqual({ call_id: 'gw-g-p-2', state: 'interrupted', total_tokens: '15', note: null });
+  });
+
   test('requests per second hold across two workers', async () => {
     await db.query(`INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ('r2', 'e', 'running', 'val', 'h', '{}', '{}', 1, 60)`);
     const workers = [1, 2].map(() => new SharedRateLimiter(db, 'r2', { requestsPerSecond: 20, tokensPerMinute: undefined }));

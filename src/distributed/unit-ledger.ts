@@ -24,6 +24,9 @@ export interface UnitAttempt {
 
 const CALL_UPSERT = 'ON CONFLICT (run_id, call_id) DO UPDATE SET state = EXCLUDED.state, record = EXCLUDED.record, prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens, cost_usd = EXCLUDED.cost_usd, latency_ms = EXCLUDED.latency_ms, status = EXCLUDED.status, usage_missing = EXCLUDED.usage_missing';
 
+/** A record landing after its unit settled the call as `interrupted` keeps that state (and brings its usage). */
+const FINISHED_UPSERT = CALL_UPSERT.replace('state = EXCLUDED.state', `state = CASE WHEN calls.state = 'interrupted' THEN calls.state ELSE EXCLUDED.state END`);
+
 export class UnitLedger {
   private sequence = 0;
   private readonly pending: Array<Promise<void>> = [];
@@ -40,14 +43,28 @@ export class UnitLedger {
   }
 
   /**
+   * A command agent's call about to leave through the run's gateway: its intent row, awaited
+   * (the gateway forwards only after). `gatewayCallId` is the gateway's id of the call; the
+   * call's record, when it finishes, lands on the same row (recordFinished).
+   */
+  async startGatewayCall(start: CallStart, gatewayCallId: string): Promise<void> {
+    const intent = unknownOutcomeRecord({ schema_version: LEDGER_SCHEMA_VERSION, kind: 'call_start', ...start, call_id: this.gatewayCallId(gatewayCallId), ts: new Date().toISOString() });
+    await insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(intent, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT);
+  }
+
+  /** A gateway's ids are unique only within its process: the attempt's id makes them unique in the run. */
+  private gatewayCallId(id: string): string {
+    return `${this.attempt.attemptId}-g-${id}`;
+  }
+
+  /**
    * A call that finished outside startCall (the command executor's gateway): booked `in_flight`
-   * at once, in the background; commit and abandon wait for these writes first. Its id gets
-   * this attempt's prefix (a gateway's ids are unique only within its process).
+   * at once, in the background, over its intent row; commit and abandon wait for these writes first.
    */
   recordFinished(record: CallRecord): void {
     this.sequence += 1;
-    record.call_id = `${this.attempt.attemptId}-g${this.sequence}${record.call_id === undefined ? '' : `-${record.call_id}`}`;
-    this.pending.push(insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(record, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], CALL_UPSERT).then(() => undefined));
+    record.call_id = record.call_id === undefined ? `${this.attempt.attemptId}-g${this.sequence}` : this.gatewayCallId(record.call_id);
+    this.pending.push(insertRows(this.db, 'calls', CALL_COLUMNS, [callRow(record, this.attempt.unitKey, this.attempt.attemptId, 'in_flight', this.redact)], FINISHED_UPSERT).then(() => undefined));
   }
 
   private async settled(): Promise<void> {
@@ -61,8 +78,12 @@ export class UnitLedger {
     const named = calls.map((call) => (call.call_id === undefined ? { ...call, call_id: `${attemptId}-c${(this.sequence += 1)}` } : call));
     return inTransaction(this.db, async (client) => {
       const won = (await insertRows(client, 'results', RESULT_COLUMNS, [resultRow(result, seq, attemptId, this.redact)], 'ON CONFLICT DO NOTHING')) === 1;
-      await client.query(`DELETE FROM calls WHERE attempt_id = $1 AND state = 'in_flight'`, [attemptId]);
+      // Intents whose call has its record here are overwritten below; others of the runner never left.
+      await client.query(`DELETE FROM calls WHERE attempt_id = $1 AND state = 'in_flight' AND call_id NOT LIKE $2`, [attemptId, this.gatewayCallId('%')]);
       await insertRows(client, 'calls', CALL_COLUMNS, named.map((call) => callRow(call, unitKey, attemptId, won ? 'committed' : 'interrupted', this.redact)), CALL_UPSERT);
+      // A gateway call with no record yet is still upstream (its agent exited, the call did not end
+      // within the record grace): it may bill and is not in the result.
+      await client.query(`UPDATE calls SET state = 'interrupted' WHERE attempt_id = $1 AND state = 'in_flight'`, [attemptId]);
       if (won) {
         // Earlier attempts that died mid-unit: what they started was billed (or may have been), never counted.
         await client.query(`UPDATE calls SET state = 'interrupted' WHERE run_id = $1 AND unit_key = $2 AND state = 'in_flight'`, [runId, unitKey]);

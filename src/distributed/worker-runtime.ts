@@ -20,6 +20,8 @@ import type { UnitServices } from '../runner/run-unit.js';
 import { createSelector } from '../runner/selectors/index.js';
 import { runEstimation } from '../runner/estimate-prompt.js';
 import type { RunContext } from '../runner/unit-context.js';
+import type { GatewayIntent } from '../runner/executors/command/run-gateway.js';
+import type { CallStart } from '../ledger/jsonl-writer.js';
 import { checkCodeFiles, rebasePaths } from './code-files.js';
 import { makeRedactor } from './ledger-rows.js';
 import { loadStoredInputs, type RunRow, type UnitRow } from './run-store.js';
@@ -64,10 +66,10 @@ export async function openRunRuntime(row: RunRow, options: RuntimeOptions): Prom
     if (!ledger) throw new Error(`no unit in flight for ${key}`);
     return ledger;
   };
-  const executor = createExecutor(config, options.env, (record) => {
-    const tags = record.tags;
-    const key = unitKey((tags['split'] ?? '') as Unit['split'], tags['case'] ?? '', tags['arm'] ?? '', Number(tags['epoch'] ?? 0));
-    ledgers.get(key)?.recordFinished(record);
+  const executor = createExecutor(config, options.env, {
+    // Before a command agent's call leaves the run's gateway: its intent row, or the call does not go.
+    onIntent: (intent) => ledgerOf(unitOfTags(intent.tags)).startGatewayCall(gatewayCallStart(row.run_id, intent), intent.callId),
+    onCall: (record) => ledgers.get(unitOfTags(record.tags))?.recordFinished(record),
   });
   const scorer = createScorer(config.scorer);
   const run: RunContext = {
@@ -108,5 +110,21 @@ export async function openRunRuntime(row: RunRow, options: RuntimeOptions): Prom
       await provider.close?.();
       await executor.close?.();
     },
+  };
+}
+
+/** The unit key a path's gateway key is tagged with (run-path.ts). */
+function unitOfTags(tags: Record<string, string>): string {
+  return unitKey((tags['split'] ?? '') as Unit['split'], tags['case'] ?? '', tags['arm'] ?? '', Number(tags['epoch'] ?? 0));
+}
+
+/** A gateway call's intent in the ledger's terms: the path from the key's tags, the most it can bill from its reservation. */
+export function gatewayCallStart(runId: string, intent: GatewayIntent): CallStart {
+  const { tags } = intent;
+  const int = (value: string | undefined): number => (Number.isInteger(Number(value)) ? Number(value) : 0);
+  return {
+    run_id: runId, case_id: tags['case'] ?? '-', arm: tags['arm'] ?? 'gateway', n: int(tags['n']) || 1, path: int(tags['path']), paths: 1,
+    epoch: int(tags['epoch']), split: (tags['split'] ?? 'val') as Unit['split'], model: intent.model, base_url: intent.baseUrl, protocol: intent.protocol,
+    role: 'gateway', attempt: 1, max_tokens: intent.maxTokens ?? 0, reserved_tokens: intent.tokens,
   };
 }

@@ -19,8 +19,11 @@ export interface Settlement {
 }
 
 export interface CallBook {
-  /** Before the call goes upstream; false when the disk refuses (the call must not go). */
-  reserve(reservation: Reservation): boolean;
+  /**
+   * Before the call goes upstream; false when the disk refuses (the call must not go). A
+   * promise when the book writes somewhere it must wait for (a run's database, intent-book.ts).
+   */
+  reserve(reservation: Reservation): boolean | Promise<boolean>;
   /** The call's ledger record, then — for a call that reserved — its settlement, in that order. */
   finish(record: GatewayCallRecord, settlement: Settlement | undefined): void;
   /** Disk trouble that refuses new calls, if any. */

@@ -29,7 +29,7 @@ import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { replaySequential, type SequentialOutcome } from './sequential-monitor.js';
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
-import type { GatewayCallRecord } from '../gateway/ledger/gateway-record.js';
+import type { RunGatewayHooks } from './executors/command/run-gateway.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -210,13 +210,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
 
 /**
  * The executor `config.executor` names; `close` ends what it started (the command executor's
- * gateway). `onGatewayCall` sees each call of a command agent as it finishes (a distributed
- * worker books it durably before the unit commits).
+ * gateway). `gatewayHooks` let a distributed worker book each call of a command agent
+ * durably: its intent before it leaves, its record as it finishes.
  */
-export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv, onGatewayCall?: (record: GatewayCallRecord) => void): Executor & { close?(): Promise<void> } {
+export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv, gatewayHooks?: RunGatewayHooks): Executor & { close?(): Promise<void> } {
   switch (config.executor.type) {
     case 'agent': return agentExecutor(config.executor);
-    case 'command': return commandExecutor(config, config.executor, env, onGatewayCall);
+    case 'command': return commandExecutor(config, config.executor, env, gatewayHooks);
     default: return chatExecutor();
   }
 }

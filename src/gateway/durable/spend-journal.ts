@@ -36,6 +36,8 @@ export interface Reservation {
   sessionId: string | undefined;
   /** ISO time of the reservation. */
   ts: string;
+  /** The output cap sent upstream (tokens): for an intent hook (intent-book.ts), not journaled. */
+  maxTokens?: number | undefined;
 }
 
 export interface ReserveLine {

@@ -107,15 +107,23 @@ async function sendCall(context: GatewayContext, call: ModelCall): Promise<SentC
     context.budgets.release(key, reservation, ticket);
     return undefined;
   }
-  if (!context.book.reserve({ callId, ticket, keyId: key.id, tokens: reservation, model: base.model, endpoint: base.endpoint, protocol, stream: base.stream, sessionId: base.sessionId, ts: new Date().toISOString() })) {
+  const maxTokens = clamp?.maxTokens ?? requested ?? 0;
+  const booked = context.book.reserve({ callId, ticket, keyId: key.id, tokens: reservation, model: base.model, endpoint: base.endpoint, protocol, stream: base.stream, sessionId: base.sessionId, ts: new Date().toISOString(), maxTokens });
+  // A book that writes the intent somewhere it must wait for (a distributed worker's database).
+  const reserved = typeof booked === 'boolean' ? booked : await booked;
+  if (!reserved) {
     context.budgets.release(key, reservation, ticket);
     const trouble = context.book.trouble();
     sendReply(response, errorReply(family, 503, trouble?.message ?? 'isobudget gateway: cannot write to its data dir', { code: 'gateway_storage_unavailable', headers: { 'retry-after': '5' } }));
     return undefined;
   }
+  if (leftEarly) {
+    // Gone while its intent was written: nothing went out (the intent stays, as a call that may have billed: the safe side).
+    context.budgets.release(key, reservation, ticket);
+    return undefined;
+  }
   const outgoing = askForStreamUsage(protocol, clamp?.body ?? body);
   const payload = outgoing === body ? call.raw : Buffer.from(JSON.stringify(outgoing));
-  const maxTokens = clamp?.maxTokens ?? requested ?? 0;
   const clamped = clamp?.clamped === true;
   const note = clamped ? `output cap ${requested ?? 'none'} → ${maxTokens} (budget)` : undefined;
   const pending = sendUpstream({

@@ -7,9 +7,14 @@
 import { readApiKey } from '../../../config/env.js';
 import type { CommandExecutorConfig, ExperimentConfig } from '../../../config/types.js';
 import { KeyStore } from '../../../gateway/keys/key-store.js';
+import { memoryBook } from '../../../gateway/call-book.js';
+import type { Reservation } from '../../../gateway/durable/spend-journal.js';
+import { intentBook } from '../../../gateway/intent-book.js';
 import type { GatewayCallRecord } from '../../../gateway/ledger/gateway-record.js';
 import { MemorySink } from '../../../gateway/ledger/memory-sink.js';
 import { startGateway, type Gateway } from '../../../gateway/server.js';
+import { embeddedStore } from '../../../gateway/store/gateway-store.js';
+import { displayUrl } from '../../../gateway/upstream-url.js';
 import { startSimServer, type SimServer } from '../../../providers/sim/index.js';
 
 export interface RunGateway {
@@ -21,8 +26,21 @@ export interface RunGateway {
   close(): Promise<void>;
 }
 
-/** `onCall`: sees each finished call's record as the sink gets it. */
-export async function startRunGateway(config: ExperimentConfig, executor: CommandExecutorConfig, env: NodeJS.ProcessEnv = process.env, onCall?: (record: GatewayCallRecord) => void): Promise<RunGateway> {
+/** A call about to leave: its reservation, the tags of its path's key, the upstream it goes to. */
+export interface GatewayIntent extends Reservation {
+  tags: Record<string, string>;
+  baseUrl: string;
+}
+
+/** What a distributed worker adds to a run's gateway; an embedded run passes none. */
+export interface RunGatewayHooks {
+  /** Sees each finished call's record as the sink gets it. */
+  onCall?: (record: GatewayCallRecord) => void;
+  /** Awaited before each call leaves: the call goes only once this resolves (rejects: a 503, the call stays here). */
+  onIntent?: (intent: GatewayIntent) => Promise<void>;
+}
+
+export async function startRunGateway(config: ExperimentConfig, executor: CommandExecutorConfig, env: NodeJS.ProcessEnv = process.env, hooks: RunGatewayHooks = {}): Promise<RunGateway> {
   const { provider } = config;
   const keyEnv = executor.gateway.apiKeyEnv ?? provider.apiKeyEnv;
   // readApiKey names the variable when it is unset; the protocol only has to be a keyed one here.
@@ -36,14 +54,20 @@ export async function startRunGateway(config: ExperimentConfig, executor: Comman
     } else upstream = provider.baseUrl;
   }
   const keys = KeyStore.open(':memory:');
-  const sink = new MemorySink(onCall);
+  const sink = new MemorySink(hooks.onCall);
+  const { onIntent } = hooks;
+  const baseUrl = displayUrl(upstream);
+  // Only a worker's gateway waits on a hook; an embedded run's books in memory as before.
+  const store = onIntent === undefined ? undefined : {
+    ...embeddedStore({ keys, sink }),
+    book: intentBook(memoryBook(sink, keys), (reservation) => onIntent({ ...reservation, tags: keys.get(reservation.keyId)?.tags ?? {}, baseUrl })),
+  };
   try {
     const gateway = await startGateway({
       upstream,
       ...(upstreamKey === undefined ? {} : { upstreamKey }),
       upstreamAuth: executor.gateway.upstreamAuth,
-      keys,
-      sink,
+      ...(store === undefined ? { keys, sink } : { store }),
       // The simulator bills with our tokenizer: no margin on prompt estimates.
       exactPrompt: sim !== undefined,
     });
