@@ -150,6 +150,11 @@ export async function readInputFile(file: string, options: InputFileOptions): Pr
   }
 }
 
+/** The text of a regular UTF-8 file of at most `options.maxBytes`: readInputFileSync, then decodeUtf8. */
+export function readInputTextSync(file: string, options: InputFileOptions): string {
+  return decodeUtf8(readInputFileSync(file, options), file, options);
+}
+
 /**
  * UTF-8 bytes → text, a leading byte-order mark dropped. Invalid UTF-8 is an error at the
  * line and column (in bytes) of the first bad byte.
