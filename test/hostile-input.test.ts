@@ -216,6 +216,18 @@ describe('17. flags', () => {
     expect(result.err).toBe('isobudget analyze: --confidence must be < 1, got 1.5 (as for the config key `gates.confidence`: Two-sided confidence level of every interval, e.g. 0.95)\n');
   });
 
+  test.each([
+    [['validate'], 'isobudget validate: missing EXPERIMENT.yaml'],
+    [['report'], 'isobudget report: pass one RUN_DIR'],
+    [['runs', 'rm'], 'isobudget runs rm: pass exactly one run ID'],
+    [['memory', 'show'], 'isobudget memory show: pass a MEMORY_ID'],
+    [['gateway'], 'isobudget gateway: --upstream URL is required'],
+  ])('%j: a message that names its command is not prefixed with it twice', async (argv, first) => {
+    const result = await cli(argv);
+    expect(result.code).toBe(2);
+    expect(result.err.split('\n')[0]).toBe(first);
+  });
+
   test('an unknown command gets a did-you-mean; a prototype name is just unknown', async () => {
     expect((await cli(['rnu'])).err).toContain("unknown command 'rnu'; did you mean 'run'?");
     const proto = await cli(['constructor']);

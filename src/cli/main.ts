@@ -40,7 +40,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       return EXIT.ok;
     }
     if (error instanceof IsobudgetError) {
-      io.stderr.write(`isobudget ${name}: ${error.format()}\n`);
+      const text = error.format();
+      io.stderr.write(`${errorPrefix(name, text)}${text}\n`);
       if (error.code === 'ledger_write') return EXIT.ledgerWrite;
       return error.code === 'interrupted' ? EXIT.interrupted : EXIT.usage;
     }
@@ -53,6 +54,14 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     io.stderr.write(`isobudget ${name}: internal error: ${message}\n`);
     return EXIT.internal;
   }
+}
+
+/**
+ * `isobudget CMD: `, unless the message already starts with its command (`runs rm: pass …`,
+ * `gateway: 127.0.0.1:8788 is already in use`): then only `isobudget `, never "CMD: CMD:".
+ */
+function errorPrefix(name: string, text: string): string {
+  return text.startsWith(name) && /^(?: [a-z][a-z-]*)?: /.test(text.slice(name.length)) ? 'isobudget ' : `isobudget ${name}: `;
 }
 
 function helpText(): string {
