@@ -201,6 +201,7 @@ describe('17. flags', () => {
     [['--concurency', '3'], "unknown flag --concurency; did you mean --concurrency? (see 'isobudget run --help')"],
     [['--split'], '--split needs a value'],
     [['--quiet=1'], "--quiet takes no value, got '1'"],
+    [['--sim-latency-scale', '-1'], '--sim-latency-scale must be ≥ 0, got -1'],
   ])('run %j: one clean line, exit 2', async (flags, message) => {
     const result = await cli(['run', experiment.configPath, ...flags]);
     expect(result.code).toBe(2);
@@ -252,6 +253,13 @@ describe('18. sim serve on a port in use', () => {
     const result = await runCli(['sim', 'serve', '--port', String(port)]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`isobudget sim: cannot listen on 127.0.0.1:${port}: the port is already in use (stop what uses it, or pick another with --port; --port 0 picks a free one)\n`);
+  });
+
+  test('a negative latency scale is refused before listening (sim serve, evolve)', async () => {
+    expect((await cli(['sim', 'serve', '--latency-scale', '-2'])).err).toBe('isobudget sim: --latency-scale must be ≥ 0, got -2\n');
+    const evolve = await cli(['evolve', join(import.meta.dirname, '..', 'examples', 'evolve-date-parser', 'experiment.yaml'), '--sim-latency-scale', '-0.5']);
+    expect(evolve.code).toBe(2);
+    expect(evolve.err).toBe('isobudget evolve: --sim-latency-scale must be ≥ 0, got -0.5\n');
   });
 
   test('a port out of range is refused before listening', async () => {

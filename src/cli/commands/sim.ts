@@ -2,7 +2,7 @@
 import { IsobudgetError } from '../../core/errors.js';
 import { listenError } from '../../core/listen-error.js';
 import { startSimServer } from '../../providers/sim/index.js';
-import { intOption, numberOption, parseCommandArgs, portOption, unknownSubcommand } from '../args.js';
+import { intOption, parseCommandArgs, portOption, scaleOption, unknownSubcommand } from '../args.js';
 import { SEED_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
@@ -29,7 +29,7 @@ export const simCommand: CommandSpec = {
       host,
       port,
       seed: intOption('seed', values.seed) ?? 0,
-      latencyScale: numberOption('latency-scale', values['latency-scale']) ?? 0,
+      latencyScale: scaleOption('latency-scale', values['latency-scale']) ?? 0,
       rejectNativeN: values['reject-native-n'] === true,
     }).catch((error: unknown) => {
       throw listenError(error, { host, port }) ?? error;
