@@ -160,6 +160,15 @@ test('13. --run-id must be a plain name: nothing is written outside --out', asyn
   }
   expect(existsSync(experiment.runsDir)).toBe(false);
   expect(readdirSync(experiment.dir).sort()).toEqual(['data', 'experiment.yaml', 'skills']);
+  // `evolve --id` names a loop directory the same way (it used to create ../escape first).
+  const loops = join(experiment.dir, 'loops');
+  const config = join(import.meta.dirname, '..', 'examples', 'evolve-date-parser', 'experiment.yaml');
+  for (const id of ['../escape', 'a/b', '..']) {
+    const result = await cli(['evolve', config, '--out', loops, '--id', id, '--store', join(experiment.dir, 'memory.sqlite'), '--quiet']);
+    expect(result.code, id).toBe(2);
+    expect(result.err.split('\n')[0]).toContain('--id must be a plain name');
+  }
+  expect(readdirSync(experiment.dir).sort()).toEqual(['data', 'experiment.yaml', 'skills']);
 });
 
 describe('14. credentials in base_url', () => {
