@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { CliIO } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
+import { runCli } from './support/cli.js';
 
 async function cli(args: string[]): Promise<{ code: number; err: string }> {
   let err = '';
@@ -40,4 +41,26 @@ test.each([
     expect(result.err).not.toMatch(/internal error|\n\s+at /);
   }
   if (store === notes) expect(readFileSync(notes, 'utf8')).toBe('my notes, not a database\n'.repeat(200));
+});
+
+test('memory import-learnings: a FIFO among the notes is skipped, not waited on; a non-UTF-8 note is an error at its line', async () => {
+  const learnings = join(dir, 'project', '.learnings');
+  mkdirSync(learnings, { recursive: true });
+  writeFileSync(join(learnings, 'LEARNINGS.md'), '## [LRN-20260601-001] correction\n\nAlways state the date format.\n');
+  execFileSync('mkfifo', [join(learnings, 'ERRORS.md')]);
+  const store = join(dir, 'learnings.sqlite');
+  const provenance = ['--run', 'bf-1', '--base-url', 'sim://local', '--model', 'sim-small', '--budget', '2000', '--n', '1', '--verdict', 'no_gain'];
+  let timer: NodeJS.Timeout | undefined;
+  const result = await runCli(['memory', 'import-learnings', join(dir, 'project'), '--store', store, ...provenance], {
+    onSpawn: (child) => {
+      timer = setTimeout(() => child.kill('SIGKILL'), 8_000);
+    },
+  });
+  clearTimeout(timer);
+  expect(result.signal, 'hung on the FIFO').toBeNull();
+  expect(result.code, result.stderr).toBe(0);
+  writeFileSync(join(learnings, 'FEATURE_REQUESTS.md'), Buffer.concat([Buffer.from('## [FEAT-1] caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+  const latin1 = await cli(['memory', 'import-learnings', join(dir, 'project'), '--store', store, ...provenance]);
+  expect(latin1.code).toBe(2);
+  expect(latin1.err.split('\n')[0]).toContain(`${join(learnings, 'FEATURE_REQUESTS.md')}:1:16: `);
 });
