@@ -61,7 +61,9 @@ export function parseDatasetText(text: string, file: string, options: LoadDatase
  */
 export function parseDataset(text: string, file: string, options: LoadDatasetOptions = {}): ParsedDataset {
   const format = options.format ?? formatOf(file).format;
-  const parsed = readRecords(text, file, format);
+  // CSV headers are quoted in errors only when they name a dataset column or one of these.
+  const columns = new Set(Object.values(options.fields ?? {}).flatMap((path) => (typeof path === 'string' ? [path.split('.')[0] ?? path] : [])));
+  const parsed = readRecords(text, file, format, columns);
   const objects = parsed.filter((entry) => 'value' in entry && isRecord(entry.value)).length;
   const quote = objects > 0;
   const fields = options.fields ?? {};
