@@ -123,6 +123,8 @@ describe('10–12. dataset paths and bytes', () => {
     expectLocated(result, '/etc/passwd', 1);
     expect(result.err).not.toContain('root');
     expect(result.err).toContain('not JSONL');
+    // One located line and its hint, not one error per line of the file.
+    expect(result.err.trimEnd().split('\n')).toHaveLength(2);
   });
 });
 
