@@ -12,6 +12,8 @@ import { terminalSafeIO, type CliIO } from './io.js';
 
 /** errno codes that mean "the disk said no", not a bug: exit 3 with the path, no stack. */
 const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
+/** errno codes of a path the user gave that cannot be used (`--out` a file, a missing folder): exit 2, no stack. */
+const PATH_ERRORS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
 
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // Commands only ever see terminal-safe streams: no control character from data gets through.
@@ -49,6 +51,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     if (errno?.code !== undefined && DISK_ERRORS.has(errno.code)) {
       io.stderr.write(`isobudget ${name}: cannot write ${errno.path ?? 'a file'}: ${errno.code} (${errno.syscall ?? 'write'} failed); free space or fix the disk, then retry (a run continues with --resume)\n`);
       return EXIT.ledgerWrite;
+    }
+    if (errno?.code !== undefined && PATH_ERRORS.has(errno.code) && typeof errno.path === 'string') {
+      io.stderr.write(`isobudget ${name}: ${errno.path}: ${errno.syscall ?? 'open'} failed: ${errno.code}; check the path (a folder that does not exist, a file where a folder belongs, or permissions)\n`);
+      return EXIT.usage;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr.write(`isobudget ${name}: internal error: ${message}\n`);
