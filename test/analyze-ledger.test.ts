@@ -145,3 +145,19 @@ test('negative or non-numeric token counts and a second B are errors at their li
   expect(result.stderr).not.toMatch(/\n\s+at /);
   expect(result.stdout).toBe('');
 });
+
+test('a negative or non-numeric latency, and a `selected` that is not true/false, are errors at their line (exit 2)', async () => {
+  const file = writeLedger([
+    seedRow('c1', 'baseline_single', true, { latency_ms: -5 }),
+    seedRow('c1', 'candidate_single', true, { latency_ms: 'fast' }),
+    seedRow('c2', 'baseline_best_of_8', true, { selected: 'yes' }),
+    seedRow('c2', 'candidate_single', true, { latency_ms: null }),
+  ]);
+  const result = await runCli(['analyze', '--ledger', file]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(`${file}:1: latency_ms: latency_ms must be a non-negative number of milliseconds, got -5`);
+  expect(result.stderr).toContain(`${file}:2: latency_ms: latency_ms must be a non-negative number of milliseconds, got "fast"`);
+  expect(result.stderr).toContain(`${file}:3: selected: selected must be true or false, got "yes"`);
+  expect(result.stderr).not.toContain(`${file}:4:`);
+  expect(result.stdout).toBe('');
+});

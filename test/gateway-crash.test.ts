@@ -157,7 +157,7 @@ describe('one gateway per data dir, and a port in use', () => {
     try {
       const result = await runCli(['gateway', '--upstream', `${upstream.url}/v1`, '--port', String(port), '--data-dir', mkdtempSync(join(tmpdir(), 'isobudget-gw-port-'))], { onSpawn: killLater });
       expect(result.code).toBe(2);
-      expect(result.stderr.trim().split('\n')).toEqual([`isobudget gateway: gateway: 127.0.0.1:${port} is already in use by another process; pick another port with --port, or stop what listens there`]);
+      expect(result.stderr.trim().split('\n')).toEqual([`isobudget gateway: 127.0.0.1:${port} is already in use by another process; pick another port with --port, or stop what listens there`]);
     } finally {
       blocker.close();
     }

@@ -152,7 +152,7 @@ describe.skipIf(skip)('gateway replicas sharing one budget in Postgres', () => {
     expect(unmigrated.stderr).not.toMatch(/\n\s+at /);
     const lease = run(['gateway', '--upstream', upstream.url, '--budget-lease', '1000']);
     expect(lease.status).toBe(2);
-    expect(lease.stderr.split('\n')[0]).toBe('isobudget gateway: gateway: --budget-lease needs --db URL (gateway replicas on PostgreSQL)');
+    expect(lease.stderr.split('\n')[0]).toBe('isobudget gateway: --budget-lease needs --db URL (gateway replicas on PostgreSQL)');
   });
 
   test('keys list --db shows budget, spent, reserved and closed keys', async () => {

@@ -123,6 +123,8 @@ describe('10–12. dataset paths and bytes', () => {
     expectLocated(result, '/etc/passwd', 1);
     expect(result.err).not.toContain('root');
     expect(result.err).toContain('not JSONL');
+    // One located line and its hint, not one error per line of the file.
+    expect(result.err.trimEnd().split('\n')).toHaveLength(2);
   });
 });
 
@@ -159,6 +161,15 @@ test('13. --run-id must be a plain name: nothing is written outside --out', asyn
     expect(result.err.split('\n')[0]).toContain('--run-id must be a plain name');
   }
   expect(existsSync(experiment.runsDir)).toBe(false);
+  expect(readdirSync(experiment.dir).sort()).toEqual(['data', 'experiment.yaml', 'skills']);
+  // `evolve --id` names a loop directory the same way (it used to create ../escape first).
+  const loops = join(experiment.dir, 'loops');
+  const config = join(import.meta.dirname, '..', 'examples', 'evolve-date-parser', 'experiment.yaml');
+  for (const id of ['../escape', 'a/b', '..']) {
+    const result = await cli(['evolve', config, '--out', loops, '--id', id, '--store', join(experiment.dir, 'memory.sqlite'), '--quiet']);
+    expect(result.code, id).toBe(2);
+    expect(result.err.split('\n')[0]).toContain('--id must be a plain name');
+  }
   expect(readdirSync(experiment.dir).sort()).toEqual(['data', 'experiment.yaml', 'skills']);
 });
 
@@ -201,6 +212,7 @@ describe('17. flags', () => {
     [['--concurency', '3'], "unknown flag --concurency; did you mean --concurrency? (see 'isobudget run --help')"],
     [['--split'], '--split needs a value'],
     [['--quiet=1'], "--quiet takes no value, got '1'"],
+    [['--sim-latency-scale', '-1'], '--sim-latency-scale must be ≥ 0, got -1'],
   ])('run %j: one clean line, exit 2', async (flags, message) => {
     const result = await cli(['run', experiment.configPath, ...flags]);
     expect(result.code).toBe(2);
@@ -214,6 +226,18 @@ describe('17. flags', () => {
     const result = await cli(['analyze', '--ledger', experiment.configPath, '--confidence', '1.5']);
     expect(result.code).toBe(2);
     expect(result.err).toBe('isobudget analyze: --confidence must be < 1, got 1.5 (as for the config key `gates.confidence`: Two-sided confidence level of every interval, e.g. 0.95)\n');
+  });
+
+  test.each([
+    [['validate'], 'isobudget validate: missing EXPERIMENT.yaml'],
+    [['report'], 'isobudget report: pass one RUN_DIR'],
+    [['runs', 'rm'], 'isobudget runs rm: pass exactly one run ID'],
+    [['memory', 'show'], 'isobudget memory show: pass a MEMORY_ID'],
+    [['gateway'], 'isobudget gateway: --upstream URL is required'],
+  ])('%j: a message that names its command is not prefixed with it twice', async (argv, first) => {
+    const result = await cli(argv);
+    expect(result.code).toBe(2);
+    expect(result.err.split('\n')[0]).toBe(first);
   });
 
   test('an unknown command gets a did-you-mean; a prototype name is just unknown', async () => {
@@ -240,6 +264,13 @@ describe('18. sim serve on a port in use', () => {
     const result = await runCli(['sim', 'serve', '--port', String(port)]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`isobudget sim: cannot listen on 127.0.0.1:${port}: the port is already in use (stop what uses it, or pick another with --port; --port 0 picks a free one)\n`);
+  });
+
+  test('a negative latency scale is refused before listening (sim serve, evolve)', async () => {
+    expect((await cli(['sim', 'serve', '--latency-scale', '-2'])).err).toBe('isobudget sim: --latency-scale must be ≥ 0, got -2\n');
+    const evolve = await cli(['evolve', join(import.meta.dirname, '..', 'examples', 'evolve-date-parser', 'experiment.yaml'), '--sim-latency-scale', '-0.5']);
+    expect(evolve.code).toBe(2);
+    expect(evolve.err).toBe('isobudget evolve: --sim-latency-scale must be ≥ 0, got -0.5\n');
   });
 
   test('a port out of range is refused before listening', async () => {

@@ -38,5 +38,7 @@ test('memory ingest of a no_gain run: a learning when the candidate has no recor
   expect(comment).toContain('evidence on the candidate\'s records');
   expect(comment).toContain('`learning`');
   expect(comment).not.toMatch(/else evidence/);
+  // Nowhere else either: the evolve loop's "Remember" step ingests the same way.
+  expect(readme).not.toMatch(/else evidence\)/);
   expect(MEMORY_USAGE.split('\n')[0]).toMatch(/evidence on the candidate's records, or a new learning/);
 });

@@ -189,6 +189,11 @@ function checkRow(row: SeedRow): RowProblem | undefined {
       return { message: `${key} must be a non-negative number of tokens, got ${shown(value)}`, key, hint: `fix the count, or leave ${key} out (or null) when the provider reported no usage` };
     }
   }
+  // Absent or null latency is unknown; a negative or textual one would skew p95 unseen.
+  if (row.latency_ms !== undefined && row.latency_ms !== null && !(typeof row.latency_ms === 'number' && row.latency_ms >= 0)) {
+    return { message: `latency_ms must be a non-negative number of milliseconds, got ${shown(row.latency_ms)}`, key: 'latency_ms' };
+  }
+  if (row.selected !== undefined && row.selected !== null && typeof row.selected !== 'boolean') return { message: `selected must be true or false, got ${shown(row.selected)}`, key: 'selected' };
   if (row.budget !== undefined && row.budget !== null && !(typeof row.budget === 'number' && Number.isFinite(row.budget) && row.budget > 0)) {
     return { message: `budget must be a positive number of tokens per case, got ${shown(row.budget)}`, key: 'budget', hint: 'budget is B, the tokens one case may consume in one arm (e.g. 200000)' };
   }

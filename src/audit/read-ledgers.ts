@@ -33,7 +33,8 @@ export function readLedgers(options: ReadLedgersOptions): AuditData {
     for (const name of readdirSync(options.runsDir).sort()) {
       const dir = join(options.runsDir, name);
       const results = join(dir, 'results.jsonl');
-      if (!statSync(dir).isDirectory() || !existsSync(results)) continue;
+      // A dangling symlink or a stray file among the runs is not a run.
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory() || !statSync(results, { throwIfNoEntry: false })?.isFile()) continue;
       data.runs += 1;
       for (const r of readJsonl<ResultRecord>(results).records) {
         if (r.kind !== 'result') continue;
@@ -91,12 +92,17 @@ export function callRow(c: CallRecord, time: number): AuditCall {
   return { time, completion: c.usage_missing ? undefined : c.completion_tokens, outputs: Math.max(1, c.paths ?? 1) };
 }
 
+/**
+ * Every regular `*.jsonl` file under `dir`. Sub-folders are walked unless reached through a
+ * symlink (no loops); a symlink to a file counts; a dangling one, a FIFO or a device does not
+ * (reading a FIFO would block the process for good).
+ */
 function jsonlFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsonlFiles(path));
-    else if (name.endsWith('.jsonl')) out.push(path);
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...jsonlFiles(path));
+    else if (entry.name.endsWith('.jsonl') && (entry.isFile() || (entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isFile()))) out.push(path);
   }
   return out;
 }

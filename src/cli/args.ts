@@ -121,6 +121,13 @@ export function intOption(name: string, value: string | undefined): number | und
   return parsed;
 }
 
+/** A scale factor such as `--sim-latency-scale`: a number ≥ 0 (a negative one used to pass as 0). */
+export function scaleOption(name: string, value: string | undefined): number | undefined {
+  const parsed = numberOption(name, value);
+  if (parsed !== undefined && parsed < 0) throw new IsobudgetError('usage', `--${name} must be ≥ 0, got ${parsed}`);
+  return parsed;
+}
+
 export function numberOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = value.trim() === '' ? Number.NaN : Number(value);

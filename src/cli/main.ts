@@ -12,6 +12,8 @@ import { terminalSafeIO, type CliIO } from './io.js';
 
 /** errno codes that mean "the disk said no", not a bug: exit 3 with the path, no stack. */
 const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
+/** errno codes of a path the user gave that cannot be used (`--out` a file, a missing folder): exit 2, no stack. */
+const PATH_ERRORS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
 
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // Commands only ever see terminal-safe streams: no control character from data gets through.
@@ -40,7 +42,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       return EXIT.ok;
     }
     if (error instanceof IsobudgetError) {
-      io.stderr.write(`isobudget ${name}: ${error.format()}\n`);
+      const text = error.format();
+      io.stderr.write(`${errorPrefix(name, text)}${text}\n`);
       if (error.code === 'ledger_write') return EXIT.ledgerWrite;
       return error.code === 'interrupted' ? EXIT.interrupted : EXIT.usage;
     }
@@ -49,10 +52,22 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       io.stderr.write(`isobudget ${name}: cannot write ${errno.path ?? 'a file'}: ${errno.code} (${errno.syscall ?? 'write'} failed); free space or fix the disk, then retry (a run continues with --resume)\n`);
       return EXIT.ledgerWrite;
     }
+    if (errno?.code !== undefined && PATH_ERRORS.has(errno.code) && typeof errno.path === 'string') {
+      io.stderr.write(`isobudget ${name}: ${errno.path}: ${errno.syscall ?? 'open'} failed: ${errno.code}; check the path (a folder that does not exist, a file where a folder belongs, or permissions)\n`);
+      return EXIT.usage;
+    }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr.write(`isobudget ${name}: internal error: ${message}\n`);
     return EXIT.internal;
   }
+}
+
+/**
+ * `isobudget CMD: `, unless the message already starts with its command (`runs rm: pass …`,
+ * `gateway: 127.0.0.1:8788 is already in use`): then only `isobudget `, never "CMD: CMD:".
+ */
+function errorPrefix(name: string, text: string): string {
+  return text.startsWith(name) && /^(?: [a-z][a-z-]*)?: /.test(text.slice(name.length)) ? 'isobudget ' : `isobudget ${name}: `;
 }
 
 function helpText(): string {

@@ -2,9 +2,9 @@
  * `--pricing FILE`: a YAML (or JSON) mapping of model → prices, the same shape as the
  * experiment's `pricing:` block. Every problem is reported at once with file, line and key.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
+import { MAX_SMALL_FILE_BYTES, readInputTextSync } from '../core/input-file.js';
 import type { ModelPrice } from '../pricing/price-table.js';
 import { problemsFromIssues } from './issues.js';
 import { formatKeyPath } from './key-path.js';
@@ -14,13 +14,8 @@ import { parseYamlSource } from './yaml-source.js';
 
 export function loadPricingFile(path: string): Record<string, ModelPrice> {
   const file = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new IsobudgetError(missing ? 'pricing_not_found' : 'pricing_unreadable', missing ? 'pricing file not found' : `cannot read the pricing file: ${(error as Error).message}`, { location: { file }, hint: PRICING_HELP });
-  }
+  // A regular UTF-8 file only: a FIFO named by --pricing used to block the process for good.
+  const text = readInputTextSync(file, { what: 'pricing file', code: 'pricing', maxBytes: MAX_SMALL_FILE_BYTES, notFoundHint: PRICING_HELP });
   const source = parseYamlSource(text);
   if (source.problems.length > 0) {
     const first = source.problems[0];

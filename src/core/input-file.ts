@@ -53,7 +53,8 @@ function openError(error: unknown, file: string, options: InputFileOptions): Iso
   return fail(options, file, 'unreadable', `cannot read ${options.what} (${code ?? (error as Error).message})`, 'check the path and its permissions', error);
 }
 
-function kindOf(stats: Stats): string {
+/** What a path that is not a regular file is, for messages: `a directory`, `a FIFO (named pipe)`, `a device`. */
+export function fileKind(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
@@ -66,7 +67,7 @@ function notRegularError(kind: string, file: string, options: InputFileOptions):
 }
 
 function checkStats(stats: Stats, file: string, options: InputFileOptions): void {
-  if (!stats.isFile()) throw notRegularError(kindOf(stats), file, options);
+  if (!stats.isFile()) throw notRegularError(fileKind(stats), file, options);
   if (stats.size > options.maxBytes) throw tooLarge(stats.size, file, options);
 }
 
@@ -148,6 +149,11 @@ export async function readInputFile(file: string, options: InputFileOptions): Pr
   } finally {
     await handle.close();
   }
+}
+
+/** The text of a regular UTF-8 file of at most `options.maxBytes`: readInputFileSync, then decodeUtf8. */
+export function readInputTextSync(file: string, options: InputFileOptions): string {
+  return decodeUtf8(readInputFileSync(file, options), file, options);
 }
 
 /**

@@ -14,17 +14,30 @@ export interface CsvRecord {
 
 const HINT_QUOTE = 'in CSV a field with a quote must be quoted whole, and the quote doubled: "say ""hi""" (RFC 4180)';
 
-/** Parses `text`; throws IsobudgetError (file, line, column name, fix) on the first malformed record. */
-export function parseCsv(text: string, file: string): CsvRecord[] {
-  const rows = tokenize(text.replace(/^\uFEFF/, ''), file);
+/** The column names of a dataset (row.ts): a header naming none of them (nor a `datasets.fields` name) is not quoted. */
+const DATASET_COLUMNS: ReadonlySet<string> = new Set(['id', 'input', 'messages', 'expected', 'reference', 'category', 'tags', 'cluster', 'metadata']);
+
+/**
+ * Parses `text`; throws IsobudgetError (file, line, column name, fix) on the first malformed
+ * record. Columns are named by their header only when the header is a dataset's — it names a
+ * dataset column or one of `names` (the file's own names from `datasets.fields`); otherwise
+ * by number, so a `secrets.csv` named as a dataset never has its first line quoted.
+ */
+export function parseCsv(text: string, file: string, names: ReadonlySet<string> = new Set()): CsvRecord[] {
+  const isDatasetHeader = (fields: readonly string[]): boolean => fields.some((field) => DATASET_COLUMNS.has(field.trim()) || names.has(field.trim()));
+  const rows = tokenize(text.replace(/^\uFEFF/, ''), file, isDatasetHeader);
   const headerRow = rows[0];
   if (headerRow === undefined) return [];
   const header = headerRow.fields.map((name) => name.trim());
-  const seen = new Set<string>();
+  const quoteHeader = isDatasetHeader(header);
+  const seen = new Map<string, number>();
   header.forEach((name, index) => {
     if (name === '') throw new IsobudgetError('dataset_csv_header', `header column ${index + 1} has no name`, { location: { file, line: headerRow.line }, hint: 'the first line of a CSV dataset names every column, e.g. id,input,expected' });
-    if (seen.has(name)) throw new IsobudgetError('dataset_csv_header', `header names column \`${name}\` twice`, { location: { file, line: headerRow.line, key: name }, hint: 'give every column a distinct name' });
-    seen.add(name);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      throw new IsobudgetError('dataset_csv_header', quoteHeader ? `header names column \`${name}\` twice` : `header columns ${first + 1} and ${index + 1} have the same name`, { location: { file, line: headerRow.line, ...(quoteHeader ? { key: name } : {}) }, hint: 'give every column a distinct name' });
+    }
+    seen.set(name, index);
   });
   return rows.slice(1).map((row) => {
     if (row.fields.length !== header.length) {
@@ -42,16 +55,17 @@ interface RawRow {
   fields: string[];
 }
 
-function tokenize(text: string, file: string): RawRow[] {
+function tokenize(text: string, file: string, isDatasetHeader: (fields: readonly string[]) => boolean): RawRow[] {
   const rows: RawRow[] = [];
   const special = /[,\r\n"]/g;
   let fields: string[] = [];
   let line = 1;
   let rowLine = 1;
   let i = 0;
-  /** Where a bad field is: its header name once the header row is read, else its position. */
+  /** Where a bad field is: its header name once a dataset's header row is read, else its position. */
   const column = (): { label: string; key?: string } => {
-    const name = rows[0]?.fields[fields.length]?.trim();
+    const header = rows[0]?.fields;
+    const name = header !== undefined && isDatasetHeader(header) ? header[fields.length]?.trim() : undefined;
     return name ? { label: `column \`${name}\``, key: name } : { label: `column ${fields.length + 1}` };
   };
   const at = (where: number): { file: string; line: number; key?: string } => {

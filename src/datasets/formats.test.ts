@@ -34,6 +34,25 @@ describe('CSV', () => {
   });
 });
 
+describe('a .csv that is not a dataset (issue 11, item 12): its first line is never quoted', () => {
+  test.each([
+    { name: 'a quote never closed', text: 'Qsk-live-7f3a9,Zhunter2\n"open,x\n', message: 'quoted field of column 1 is never closed', line: 2 },
+    { name: 'a bare quote', text: 'Qsk-live-7f3a9,Zhunter2\na,say "x"\n', message: 'a quote inside the unquoted field of column 2', line: 2 },
+    { name: 'a header cell twice', text: 'Qsk-live-7f3a9,Qsk-live-7f3a9\na,b\n', message: 'header columns 1 and 2 have the same name', line: 1 },
+  ])('$name: the column by number, no key', async ({ text, message, line }) => {
+    const dir = tempTree({ 'secrets.csv': text });
+    const [error] = await collectErrors(() => loadDatasetFile(join(dir, 'secrets.csv')));
+    expect(error?.message).toBe(message);
+    expect(error?.location).toEqual({ file: join(dir, 'secrets.csv'), line });
+  });
+
+  test('a header that names a datasets.fields column is a dataset header: named as before', async () => {
+    const dir = tempTree({ 'gsm.csv': 'question,answer\n"What is 2 + 2?,"#### 4"\n' });
+    const [error] = await collectErrors(() => loadDatasetFile(join(dir, 'gsm.csv'), { fields: { input: 'question', expected: 'answer' } }));
+    expect(error?.message).toBe('text after the closing quote of column `question`');
+  });
+});
+
 describe('CSV round trip', () => {
   test('300 records of random fields (quotes, commas, CR, LF, CRLF, unicode, empty) written by the RFC 4180 rules read back exactly', () => {
     let state = 12345;

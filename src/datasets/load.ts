@@ -57,13 +57,24 @@ export function parseDatasetText(text: string, file: string, options: LoadDatase
  *
  * Errors quote what they found (the parser's snippet, a row's value) only when the file is
  * JSONL at all — some row is a JSON object. A file that is not (`../../etc/passwd` named as
- * a dataset) gets errors by line and column, with nothing of its content.
+ * a dataset) gets one error at its first line, with nothing of its content.
  */
 export function parseDataset(text: string, file: string, options: LoadDatasetOptions = {}): ParsedDataset {
   const format = options.format ?? formatOf(file).format;
-  const parsed = readRecords(text, file, format);
+  // CSV headers are quoted in errors only when they name a dataset column or one of these.
+  const columns = new Set(Object.values(options.fields ?? {}).flatMap((path) => (typeof path === 'string' ? [path.split('.')[0] ?? path] : [])));
+  const parsed = readRecords(text, file, format, columns);
   const objects = parsed.filter((entry) => 'value' in entry && isRecord(entry.value)).length;
   const quote = objects > 0;
+  const first = parsed[0];
+  // No row is a JSON object: not a dataset at all (`../../etc/passwd`). One located error, not one per line.
+  if (!quote && first !== undefined) {
+    const what = 'value' in first ? `row is ${kindOf(first.value)}, not a JSON object` : 'not JSONL';
+    throw new IsobudgetErrors([new IsobudgetError('dataset_not_jsonl', `${what}: none of the file's ${parsed.length} non-blank line(s) is a JSON object`, {
+      location: { file, line: first.line },
+      hint: 'a dataset has one JSON object per line (or is a .csv): check that the path names the dataset',
+    })]);
+  }
   const fields = options.fields ?? {};
   const errors: IsobudgetError[] = [];
   const rows: Array<{ line: number; value: unknown }> = [];
@@ -73,12 +84,7 @@ export function parseDataset(text: string, file: string, options: LoadDatasetOpt
       const column = jsonErrorColumn(entry.error);
       errors.push(new IsobudgetError('dataset_invalid_json', `invalid JSON on line ${line}: ${jsonErrorText(entry.error, quote)}`, {
         location: { file, line, ...(column === undefined ? {} : { column }) },
-        hint: quote ? 'each non-blank line must be one complete JSON object (JSONL); check quotes, commas and brackets' : 'this file is not JSONL (no line is a JSON object): check that the path names the dataset',
-      }));
-    } else if (!quote) {
-      errors.push(new IsobudgetError('dataset_row_not_object', `row is ${kindOf(entry.value)}, not a JSON object (and no row of this file is one)`, {
-        location: { file, line },
-        hint: 'this file is not JSONL of objects: check that the path names the dataset',
+        hint: 'each non-blank line must be one complete JSON object (JSONL); check quotes, commas and brackets',
       }));
     } else if (isRecord(entry.value) && Object.keys(fields).length > 0) {
       const mapped = mapFields(entry.value, fields, { file, line });

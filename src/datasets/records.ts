@@ -37,10 +37,10 @@ export function unpack(bytes: Buffer, file: string): Buffer {
 }
 
 /** Records of `text`; a CSV syntax error is thrown (it breaks every record after it), a bad JSONL line is an entry. */
-export function readRecords(text: string, file: string, format: DatasetFormat): RecordEntry[] {
+export function readRecords(text: string, file: string, format: DatasetFormat, names?: ReadonlySet<string>): RecordEntry[] {
   if (format === 'csv') {
     try {
-      return parseCsv(text, file);
+      return parseCsv(text, file, names);
     } catch (error) {
       throw error instanceof IsobudgetError ? new IsobudgetErrors([error]) : error;
     }

@@ -15,7 +15,7 @@ import { countTokens } from '../core/tokens.js';
 import { IsobudgetError } from '../core/errors.js';
 import { fieldsOf, loadDataset } from '../datasets/index.js';
 import { checkSkillFile } from '../gates/skill-file.js';
-import { writeJsonAtomic } from '../ledger/run-dir.js';
+import { checkRunId, writeJsonAtomic } from '../ledger/run-dir.js';
 import { openMemoryStore } from '../memory/store/open.js';
 import { createProvider } from '../providers/create-provider.js';
 import { loadRunInputs } from '../runner/inputs.js';
@@ -132,6 +132,8 @@ async function openLoop(options: EvolveOptions, cwd: string, now: () => Date): P
   const config = await loadConfig(resolve(cwd, options.configPath));
   const settings = evolveSettings(config, options.flags ?? {});
   const evolveId = options.evolveId ?? newEvolveId(now());
+  // A plain name, checked before anything is created: `--id ../x` must not leave `--out`.
+  checkRunId(evolveId, '--id');
   const dir = resolve(cwd, options.outDir ?? 'evolve', evolveId);
   if (existsSync(dir)) throw new IsobudgetError('loop_exists', 'loop directory already exists', { location: { file: dir }, hint: `continue it with: isobudget evolve --resume ${dir}` });
   mkdirSync(dir, { recursive: true });

@@ -10,19 +10,13 @@ import type { EvalCase } from '../core/case.js';
 import { planFailures } from '../datasets/failures/plan-failures.js';
 import { parseFailureEvents } from '../datasets/failures/failure-events.js';
 import { refreshShares } from '../datasets/failures/add-failures.js';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { IsobudgetError } from '../core/errors.js';
+import { MAX_DATA_FILE_BYTES, readInputTextSync } from '../core/input-file.js';
 import { expectedString } from './failure-modes.js';
 import type { ProductionFailures } from './context.js';
 
 export async function productionFailures(config: ExperimentConfig, file: string, cases: { train: EvalCase[]; val: EvalCase[]; test: EvalCase[]; regression: EvalCase[] }): Promise<ProductionFailures> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new IsobudgetError('not_found', `cannot read the failures file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { location: { file }, hint: 'pass an EVENTS.jsonl of production events (--failures)' });
-  }
+  const text = readInputTextSync(file, { what: 'failures file', code: 'failures_file', maxBytes: MAX_DATA_FILE_BYTES, notFoundHint: 'pass an EVENTS.jsonl of production events (--failures)' });
   const plan = planFailures({
     events: parseFailureEvents(text, file),
     existing: [...cases.train, ...cases.val, ...cases.test, ...cases.regression],

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { IsobudgetError } from '../core/errors.js';
+import { jsonErrorText } from '../core/json-error.js';
 import { LEDGER_SCHEMA_VERSION } from './records.js';
 
 export interface JsonlRead<T> {
@@ -39,7 +40,9 @@ export function readJsonl<T>(file: string, options: { requireSchemaVersion?: boo
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw new IsobudgetError('ledger_parse', `invalid JSON: ${(error as Error).message}`, {
+      // The parser's snippet only from a file that is a ledger so far (a line before parsed):
+      // a `*.jsonl` found in a folder may be anything.
+      throw new IsobudgetError('ledger_parse', `invalid JSON: ${jsonErrorText(error, records.length > 0)}`, {
         location: { file, line },
         hint: 'the ledger is append-only; restore it from the run directory or remove the damaged line',
       });

@@ -61,10 +61,12 @@ export function releaseSpace(paths: RunPaths): void {
 /** A run id names a directory under `--out`: a plain name, never a path. */
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export function checkRunId(runId: string): void {
+export function checkRunId(runId: string, flag: '--run-id' | '--id' = '--run-id'): void {
   if (!RUN_ID.test(runId) || runId.includes('..')) {
-    throw new IsobudgetError('usage', `--run-id must be a plain name (letters, digits, . _ -, at most 128, no '..'), got ${JSON.stringify(runId)}`, {
-      hint: 'the run directory is <--out>/<run-id>; choose where it goes with --out, e.g. --out runs --run-id bf-001',
+    throw new IsobudgetError('usage', `${flag} must be a plain name (letters, digits, . _ -, at most 128, no '..'), got ${JSON.stringify(runId)}`, {
+      hint: flag === '--run-id'
+        ? 'the run directory is <--out>/<run-id>; choose where it goes with --out, e.g. --out runs --run-id bf-001'
+        : 'the loop directory is <--out>/<id>; choose where it goes with --out, e.g. --out evolve --id nightly-1',
     });
   }
 }

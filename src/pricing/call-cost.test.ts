@@ -34,6 +34,16 @@ describe('prices', () => {
     expect(callCostUsd({ model: 'gpt-5.4', prompt_tokens: 10, cached_tokens: undefined, completion_tokens: undefined }, table)).toBeNull();
   });
 
+  test('a model a client names `constructor` or `__proto__`, or none at all, has no price (it was NaN, or a crash)', () => {
+    for (const model of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'openai/constructor', 'valueOf-20250101']) {
+      expect(findPrice(table, model), model).toBeUndefined();
+      expect(callCostUsd({ model, prompt_tokens: 10, cached_tokens: 0, completion_tokens: 10 }, table), model).toBeNull();
+    }
+    // A call record from a foreign ledger may lack `model`.
+    const noModel = JSON.parse('{"prompt_tokens": 10, "cached_tokens": 0, "completion_tokens": 10}') as Parameters<typeof callCostUsd>[0];
+    expect(callCostUsd(noModel, table)).toBeNull();
+  });
+
   test('layers: the config over the defaults, a file over both', () => {
     const layered = buildPriceTable({ config: { 'gpt-5.4': { input: 1, cachedInput: undefined, output: 1 } }, file: { path: '/p.yaml', prices: { 'gpt-5.4': { input: 9, cachedInput: undefined, output: 9 } } } });
     expect(findPrice(layered, 'gpt-5.4')).toMatchObject({ input: 9, source: 'file:/p.yaml' });

@@ -45,15 +45,18 @@ const DATE_SUFFIX = /-(\d{4}-\d{2}-\d{2}|\d{8})$/;
  * The price of `model`: the exact name first, then without a router's `vendor/` prefix
  * (OpenRouter's `openai/gpt-5.4`), then without a date suffix, then with dots read as dashes
  * (`claude-sonnet-4.5` is `claude-sonnet-4-5`). No prefix matching beyond that: `gpt-5.4`
- * must never price `gpt-5.4-mini`.
+ * must never price `gpt-5.4-mini`. Own keys only: a model a client calls `constructor` must
+ * not find Object.prototype's (its cost came out NaN); a record without a model has no price.
  */
 export function findPrice(table: PriceTable, model: string): PricedModel | undefined {
-  const exact = table.models[model];
+  if (typeof model !== 'string') return undefined;
+  const own = (name: string): PricedModel | undefined => (Object.hasOwn(table.models, name) ? table.models[name] : undefined);
+  const exact = own(model);
   if (exact) return exact;
   const bare = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
   const candidates = [bare, bare.replace(DATE_SUFFIX, '')];
   for (const name of [...candidates, ...candidates.map((c) => c.replace(/\./g, '-'))]) {
-    const price = table.models[name] ?? table.models[name.toLowerCase()];
+    const price = own(name) ?? own(name.toLowerCase());
     if (price) return price;
   }
   return undefined;

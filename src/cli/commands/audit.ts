@@ -1,5 +1,5 @@
 /** `isobudget audit --since 90d` — the direction audit over run and gateway ledgers. */
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { auditLedgers } from '../../audit/audit.js';
 import { defaultUnit, parseSince, type PeriodUnit } from '../../audit/periods.js';
@@ -53,7 +53,9 @@ export const auditCommand: CommandSpec = {
     const minChange = numberOption('min-change', values['min-change']);
     const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
     const prices = buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } });
-    const data = values.db !== undefined ? await auditFromDatabase(values.db, io, since, until) : readLedgers({ runsDir: resolve(io.cwd, values.runs ?? 'runs'), gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), since, until, prices });
+    const data = values.db !== undefined
+      ? await auditFromDatabase(values.db, io, since, until)
+      : readLedgers({ runsDir: folderOption('runs', resolve(io.cwd, values.runs ?? 'runs')), gatewayDir: values.gateway === undefined ? undefined : folderOption('gateway', resolve(io.cwd, values.gateway)), since, until, prices });
     const result = auditLedgers(data, { since, until, unit, budget: intOption('budget', values.budget), ...(minChange === undefined ? {} : { minChange }) });
     io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : renderAuditText(result));
     if (values.html !== undefined) {
@@ -89,4 +91,13 @@ async function auditFromDatabase(url: string, io: CliIO, since: number, until: n
   } finally {
     await db.end().catch(() => undefined);
   }
+}
+
+/** A folder the audit reads: missing is fine (nothing to read), anything but a folder is bad input. */
+function folderOption(flag: string, dir: string): string {
+  const stats = statSync(dir, { throwIfNoEntry: false });
+  if (stats !== undefined && !stats.isDirectory()) {
+    throw new IsobudgetError('usage', `--${flag} must name a folder of ledgers, not a file: ${dir}`, { hint: flag === 'runs' ? 'pass the runs folder (the --out of `isobudget run`), e.g. --runs runs' : 'pass the folder the gateway keeps its ledger in, e.g. --gateway ~/.isobudget/gateway/ledger' });
+  }
+  return dir;
 }

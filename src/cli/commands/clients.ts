@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CLIENT_KINDS, formatFinding, isCcSwitchLink, lintText, renderClientConfig, resolveTarget, writeWithBackup, type CcSwitchApp, type CcSwitchFormat, type ClaudeAuthVar, type ClientKind } from '../../clients/index.js';
 import { IsobudgetError } from '../../core/errors.js';
+import { MAX_SMALL_FILE_BYTES, readInputTextSync } from '../../core/input-file.js';
 import { parseCommandArgs, unknownSubcommand } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -96,7 +97,7 @@ function lint(args: string[], kind: ClientKind | undefined, json: boolean, io: C
     if (!isLink) {
       const path = resolve(io.cwd, arg);
       if (!existsSync(path)) throw new IsobudgetError('not_found', `clients lint: no such file (a CC Switch link starts with ccswitch://)`, { location: { file: path } });
-      text = readFileSync(path, 'utf8');
+      text = readInputTextSync(path, { what: 'client config', code: 'clients_file', maxBytes: MAX_SMALL_FILE_BYTES });
     }
     const result = lintText(isLink ? 'link' : resolve(io.cwd, arg), text, isLink ? 'cc-switch' : kind);
     errors += result.findings.filter((f) => f.severity === 'error').length;

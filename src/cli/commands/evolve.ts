@@ -10,7 +10,7 @@ import { runEvolve } from '../../evolve/loop.js';
 import type { EvolveSummary } from '../../evolve/summary.js';
 import type { LineageEntry } from '../../evolve/types.js';
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
-import { intOption, numberOption, parseCommandArgs } from '../args.js';
+import { intOption, parseCommandArgs, scaleOption } from '../args.js';
 import { JSON_OPTION, QUIET_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
@@ -54,7 +54,7 @@ export const evolveCommand: CommandSpec = {
     };
     const quiet = values.quiet === true || values.json === true;
     const concurrency = intOption('concurrency', values.concurrency);
-    const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
     const result = await runEvolve({
       ...(values.resume === undefined ? { configPath: positionals[0] as string } : { resumeDir: values.resume }),

@@ -7,7 +7,7 @@ import type { Manifest } from '../../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import { runExperiment } from '../../runner/run-experiment.js';
 import { configNumberFlag } from '../../config/flag-value.js';
-import { numberOption, parseCommandArgs } from '../args.js';
+import { numberOption, parseCommandArgs, scaleOption } from '../args.js';
 import { wrapToWidth } from '../../report/text-wrap.js';
 import { DB_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION, NO_REPORT_OPTION, PRICING_OPTION, QUIET_OPTION, RUNS_OUT_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
@@ -71,7 +71,7 @@ export const runCommand: CommandSpec = {
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
     const quiet = values.quiet === true || values.json === true;
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
-    const simLatencyScale = numberOption('sim-latency-scale', values['sim-latency-scale']);
+    const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
     const result = await runExperiment({
       configPath: resolve(io.cwd, configArg),

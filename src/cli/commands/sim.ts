@@ -3,7 +3,7 @@ import { IsobudgetError } from '../../core/errors.js';
 import { listenError } from '../../core/listen-error.js';
 import { SIM_BILLINGS, type SimBilling } from '../../providers/sim/foreign-tokenizer.js';
 import { startSimServer } from '../../providers/sim/index.js';
-import { intOption, numberOption, parseCommandArgs, portOption, unknownSubcommand } from '../args.js';
+import { intOption, parseCommandArgs, portOption, scaleOption, unknownSubcommand } from '../args.js';
 import { SEED_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
@@ -33,7 +33,7 @@ export const simCommand: CommandSpec = {
       host,
       port,
       seed: intOption('seed', values.seed) ?? 0,
-      latencyScale: numberOption('latency-scale', values['latency-scale']) ?? 0,
+      latencyScale: scaleOption('latency-scale', values['latency-scale']) ?? 0,
       rejectNativeN: values['reject-native-n'] === true,
       billing,
     }).catch((error: unknown) => {

@@ -6,13 +6,14 @@
  * dataset hash) see a refreshed split. Each file is replaced whole (temp file + rename): a
  * crash leaves the old version or the new one, never half a dataset. No change, no new line.
  */
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ExperimentConfig, SplitShares } from '../../config/types.js';
 import type { EvalCase } from '../../core/case.js';
 import { IsobudgetError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
+import { MAX_DATA_FILE_BYTES, readInputTextSync } from '../../core/input-file.js';
 import { fieldsOf, loadDataset } from '../load.js';
 import { formatOf } from '../records.js';
 import { parseFailureEvents } from './failure-events.js';
@@ -46,7 +47,7 @@ export async function existingCases(config: ExperimentConfig): Promise<EvalCase[
 }
 
 export async function planFromFile(config: ExperimentConfig, eventsFile: string): Promise<{ plan: FailurePlan; events: number }> {
-  const events = parseFailureEvents(readText(eventsFile), eventsFile);
+  const events = parseFailureEvents(readText(eventsFile, 'events file'), eventsFile);
   const plan = planFailures({ events, existing: await existingCases(config), shares: refreshShares(config), judged: config.scorer.type === 'judge', source: basename(eventsFile) });
   return { plan, events: events.length };
 }
@@ -81,7 +82,7 @@ export async function addFailures(config: ExperimentConfig, eventsFile: string, 
     const rows = plan.rows[split];
     const file = config.datasets[split];
     if (rows.length === 0 || file === undefined) continue;
-    const before = readText(file);
+    const before = readText(file, 'dataset file');
     const after = `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
     const temp = `${file}.tmp-${process.pid}`;
     writeFileSync(temp, after);
@@ -100,10 +101,7 @@ export async function addFailures(config: ExperimentConfig, eventsFile: string, 
   return report;
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new IsobudgetError('not_found', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { location: { file }, hint: 'check the path' });
-  }
+/** A regular UTF-8 file (a FIFO is refused, not waited on; a bad byte is an error at its line). */
+function readText(file: string, what: string): string {
+  return readInputTextSync(file, { what, code: 'failures_file', maxBytes: MAX_DATA_FILE_BYTES });
 }

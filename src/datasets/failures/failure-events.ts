@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { IsobudgetError, IsobudgetErrors } from '../../core/errors.js';
+import { jsonErrorText } from '../../core/json-error.js';
 
 export interface FailureEvent {
   input: string;
@@ -52,6 +53,8 @@ export function parseFailureEvents(text: string, file: string): FailureEvent[] {
   const fail = (line: number, key: string | undefined, message: string): void => {
     errors.push(new IsobudgetError('failure_event', message, { location: { file, line, ...(key ? { key } : {}) }, hint: `one JSON object per line, e.g. ${EXAMPLE}` }));
   };
+  // Quote the parser's view of a line only from a file that is JSONL of objects at all.
+  const quote = /^\s*\{/m.test(text);
   // biome-ignore lint/suspicious/useIterableCallbackReturn: `return fail(...)` ends one line's checks
   text.replace(/^\uFEFF/, '').split('\n').forEach((raw, index) => {
     const line = index + 1;
@@ -60,7 +63,7 @@ export function parseFailureEvents(text: string, file: string): FailureEvent[] {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      fail(line, undefined, `invalid JSON: ${(error as Error).message}`);
+      fail(line, undefined, `invalid JSON: ${jsonErrorText(error, quote)}`);
       return;
     }
     const parsed = eventSchema.safeParse(value);
