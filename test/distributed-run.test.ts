@@ -53,7 +53,7 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
     // Flags that cannot work are one line too.
     const embeddedDb = await runCli(['run', 'x.yaml', '--db', schema.url]);
-    expect([embeddedDb.code, embeddedDb.stderr.split('\n')[0]]).toEqual([2, 'isobudget run: run: --db goes with --distributed (an embedded run keeps its ledger in runs/<id>/)']);
+    expect([embeddedDb.code, embeddedDb.stderr.split('\n')[0]]).toEqual([2, 'isobudget run: --db goes with --distributed (an embedded run keeps its ledger in runs/<id>/)']);
     const lanes = await runCli(['worker', '--db', schema.url, '--concurrency', '0']);
     expect([lanes.code, lanes.stderr.split('\n')[0]]).toEqual([2, "isobudget worker: --concurrency must be a whole number ≥ 1, got '0'"]);
     const lease = await runCli(['run', 'x.yaml', '--db', schema.url, '--distributed', '--lease', '0.5']);
