@@ -31,20 +31,17 @@ export class SharedRateLimiter implements RequestLimiter {
     const interval = this.limits.requestsPerSecond === undefined ? 0 : 1 / this.limits.requestsPerSecond;
     for (let taken = 1; ; taken += 1) {
       const delay = await this.slot(interval);
-      const due = performance.now() + Math.max(0, delay);
-      // delay ≤ 0: the slot was taken after any pause then set (the UPDATE reads paused_until).
-      if (delay > 0) {
-        await sleep(delay, signal);
-        const paused = (await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])).rows[0]?.wait_ms ?? 0;
-        if (paused > 0) {
-          await sleep(paused, signal);
-          continue;
-        }
-      }
+      // delay ≤ 0: the slot was taken after any pause then set (the UPDATE reads paused_until): go now.
+      if (delay <= 0) break;
+      const due = performance.now() + delay;
+      await sleep(delay, signal);
       // A process stalled past its slot (a loaded CPU: every lane's timer fires at once) would
       // start on a slot the next ones already follow closely: take a fresh slot instead — a few
       // times at most, a starved process cannot do better.
-      if (interval === 0 || performance.now() - due <= (interval * 1000) / 2 || taken >= MAX_SLOTS) break;
+      if (performance.now() - due > (interval * 1000) / 2 && taken < MAX_SLOTS) continue;
+      const paused = (await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])).rows[0]?.wait_ms ?? 0;
+      if (paused <= 0) break;
+      await sleep(paused, signal);
     }
     const perMinute = this.limits.tokensPerMinute;
     if (perMinute === undefined || tokens === undefined) return;
