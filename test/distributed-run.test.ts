@@ -67,6 +67,12 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     // The first 30 val cases keep the test short; the full example is bench/distributed-equivalence.mjs.
     const val = join(dir, 'date-parser', 'data', 'val.jsonl');
     writeFileSync(val, `${readFileSync(val, 'utf8').trim().split('\n').slice(0, 30).join('\n')}\n`);
+    // The p95 latency gate compares the machine's wall clock (sim latency ~50 ms, plus whatever a
+    // loaded CI core adds): two runs of the same units can land on either side of 1.30. The
+    // verdicts compared here are the outcome's, so that gate is left open in both runs.
+    const config = join(dir, 'date-parser', 'experiment.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('max_latency_growth_ratio: 1.30', 'max_latency_growth_ratio: 1000'));
+    expect(readFileSync(config, 'utf8')).toContain('max_latency_growth_ratio: 1000');
     const embedded = await runCli(['run', 'date-parser/experiment.yaml', '--run-id', 'emb', '--json', '--no-report'], { cwd: dir });
     expect(embedded.code, embedded.stderr).toBe(0);
     const submitted = await runCli(['run', 'date-parser/experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'dist'], { cwd: dir });
@@ -87,6 +93,7 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'runs', 'dist', 'manifest.json'), 'utf8')) as { status: string; calls: { committed: number } };
     expect(manifest.status).toBe('complete');
     const listed = await runCli(['runs', 'list', '--db', schema.url, '--json'], { cwd: dir });
+    expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'dist', status: 'complete', committed: a.size, units: a.size })]);
 
     // Team reads: from another folder (no local copy), the database answers.
@@ -99,9 +106,12 @@ describe.skipIf(skip)('distributed runs on PostgreSQL', () => {
     const ingested = await runCli(['memory', 'ingest', 'dist', '--db', schema.url], { cwd: elsewhere });
     expect(ingested.code, ingested.stderr).toBe(0);
     const searched = await runCli(['memory', 'search', '--db', schema.url, '--json'], { cwd: elsewhere });
+    expect(searched.code, searched.stderr).toBe(0);
     expect(JSON.parse(searched.stdout)).toEqual([expect.objectContaining({ type: 'skill_candidate', source_run: 'dist' })]);
-    expect((await runCli(['review', '--list', '--db', schema.url], { cwd: elsewhere })).code).toBe(0);
-    expect((await runCli(['gate', '--list', '--db', schema.url], { cwd: elsewhere })).code).toBe(0);
+    for (const read of [['review', '--list'], ['gate', '--list']]) {
+      const out = await runCli([...read, '--db', schema.url], { cwd: elsewhere });
+      expect(out.code, `${read.join(' ')}: ${out.stderr}`).toBe(0);
+    }
     const audited = await runCli(['audit', '--db', schema.url, '--json'], { cwd: elsewhere });
     expect(audited.code, audited.stderr).toBe(0);
     expect(JSON.parse(audited.stdout).sources).toEqual(expect.objectContaining({ runs: 1, tasks: a.size }));

@@ -100,8 +100,10 @@ describe.skipIf(skip)('a replica whose database goes away', () => {
     expect((await chat(secret, 'before')).status).toBe(200);
     // A call in flight when the link drops: the client still gets its answer.
     upstream.set({ delayMs: 300 });
+    const received = upstream.received;
     const inFlight = chat(secret, 'in-flight');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Cut once the upstream has it (admitted, reserved), not after a fixed 100 ms a loaded CI may not give it.
+    await expect.poll(() => upstream.received, { timeout: 10_000, interval: 5 }).toBe(received + 1);
     await link.cut();
     expect((await inFlight).status).toBe(200);
     upstream.set({});

@@ -161,7 +161,8 @@ describe.skipIf(skip)('gateway replicas sharing one budget in Postgres', () => {
     upstream.set({ promptFactor: 40 });
     const [one, other] = await replicas(2);
     const first = await mixedCall(one!.url, secret, 0, 'closing-0');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The settlement that closes it is written behind the answer: wait for it (a fixed 100 ms was a guess).
+    await expect.poll(async () => (await db.query('SELECT closed FROM gateway_keys WHERE id = $1', [id])).rows[0]?.closed, { timeout: 10_000, interval: 20 }).toBe('over_reservation');
     // Closed in the database: the other replica refuses the key too.
     const second = await mixedCall(other!.url, secret, 4, 'closing-1');
     upstream.set({});

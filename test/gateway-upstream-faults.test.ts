@@ -84,8 +84,8 @@ describe('a hung upstream', () => {
     const leaving = new AbortController();
     // No cap: this call reserves the whole budget, so the next one has to wait for it to settle.
     const first = post(gateway, '/v1/chat/completions', secret, { model: 'm', messages: MESSAGES }, leaving.signal).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(upstream.received).toBe(1);
+    // Leave once the upstream has the request (a fixed 200 ms was too short on a loaded CI machine).
+    await expect.poll(() => upstream.received, { timeout: 10_000, interval: 10 }).toBe(1);
     leaving.abort();
     await first;
     const started = performance.now();

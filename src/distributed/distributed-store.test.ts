@@ -102,4 +102,22 @@ describe.skipIf(skip)('distributed store', () => {
     await b.wait(undefined, 1);
     expect(performance.now() - started).toBeGreaterThanOrEqual(550);
   });
+  test('a process stalled past its slots does not start their requests at once', async () => {
+    await db.query(`INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ('r4', 'e', 'running', 'val', 'h', '{}', '{}', 1, 60)`);
+    // Counts the limiter's answered queries, to stall only once both lanes sleep toward their slots.
+    let answered = 0;
+    const counted = Object.create(db) as Database;
+    counted.query = ((...args: Parameters<Database['query']>) => (db.query as (...a: unknown[]) => Promise<unknown>)(...args).finally(() => (answered += 1))) as Database['query'];
+    const limiter = new SharedRateLimiter(counted, 'r4', { requestsPerSecond: 10, tokensPerMinute: undefined });
+    await limiter.wait();
+    const before = answered;
+    const starts: number[] = [];
+    const lanes = [0, 1].map(() => limiter.wait().then(() => starts.push(performance.now())));
+    while (answered < before + 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Both slots (100 and 200 ms ahead) pass while the process is busy: both timers fire together.
+    for (const until = performance.now() + 350; performance.now() < until; );
+    await Promise.all(lanes);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(50);
+  });
 });

@@ -8,6 +8,9 @@ import type { Database } from '../db/spec.js';
 import { sleep } from '../runner/pool.js';
 import type { RequestLimiter } from '../runner/unit-context.js';
 
+/** Slots one request takes at most when it keeps waking up too late for them. */
+const MAX_SLOTS = 4;
+
 export interface SharedLimits {
   /** Requests per second (undefined: not limited). */
   requestsPerSecond: number | undefined;
@@ -26,11 +29,17 @@ export class SharedRateLimiter implements RequestLimiter {
     // Paced or not, a request never starts inside a pause another worker's 429 set — also one
     // that was set while this request slept toward its slot: then it takes a fresh slot after it.
     const interval = this.limits.requestsPerSecond === undefined ? 0 : 1 / this.limits.requestsPerSecond;
-    for (;;) {
+    for (let taken = 1; ; taken += 1) {
+      // The slot is no earlier than `asked + delay` on this clock (the UPDATE ran after `asked`).
+      const asked = performance.now();
       const delay = await this.slot(interval);
-      // The slot was taken after any pause then set (the UPDATE reads paused_until): go now.
+      if (delay > 0) await sleep(delay, signal);
+      // A process stalled past its slot (a loaded CPU: every lane's timer fires at once, or the
+      // answer is read late) would start on a slot the next ones already follow closely: take a
+      // fresh slot instead — a few times at most, a starved process cannot do better.
+      if (performance.now() - (asked + Math.max(0, delay)) > (interval * 1000) / 2 && taken < MAX_SLOTS) continue;
+      // delay ≤ 0: the slot was taken after any pause then set (the UPDATE reads paused_until): go now.
       if (delay <= 0) break;
-      await sleep(delay, signal);
       const paused = (await this.db.query<{ wait_ms: number }>('SELECT (EXTRACT(EPOCH FROM (paused_until - clock_timestamp())) * 1000)::float8 AS wait_ms FROM rate_limits WHERE run_id = $1', [this.runId])).rows[0]?.wait_ms ?? 0;
       if (paused <= 0) break;
       await sleep(paused, signal);

@@ -36,8 +36,13 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     await schema?.drop();
   });
 
-  async function open(options: { leaseTokens?: number; staleMs?: number } = {}): Promise<PgGatewayStore> {
-    const store = await openPgStore({ db, where: 'test', upstream: 'http://upstream.test', budgetWaitMs: 300, staleMs: options.staleMs ?? 60_000, leaseTokens: options.leaseTokens });
+  /**
+   * `manual`: no heartbeat timer — the test beats and reclaims itself. A replica stalled on
+   * purpose must not beat between the stall and the reclaim, nor its peer reclaim it first in the
+   * background (both would, now and then, on a loaded CI machine).
+   */
+  async function open(options: { leaseTokens?: number; staleMs?: number; manual?: boolean } = {}): Promise<PgGatewayStore> {
+    const store = await openPgStore({ db, where: 'test', upstream: 'http://upstream.test', budgetWaitMs: 300, staleMs: options.staleMs ?? 60_000, heartbeatMs: options.manual ? 3_600_000 : undefined, leaseTokens: options.leaseTokens });
     stores.push(store);
     return store;
   }
@@ -62,6 +67,11 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
       new Date(),
     );
     store.book.finish(record, { callId: call.callId, keyId: key.id, booked: billed, over });
+  }
+
+  /** Polls `done` (every 20 ms, 10 s at most): write-behind settlements and idle leases land when they land. */
+  async function until(done: () => Promise<boolean> | boolean): Promise<void> {
+    for (const deadline = Date.now() + 10_000; !(await done()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   async function key(id: string): Promise<{ spent: number; reserved: number; closed: string | null; booked: number }> {
@@ -95,7 +105,7 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
   });
 
   test('a replica declared dead: reservations booked as spent, late settlements add only the excess, it re-registers', async () => {
-    const [a, b] = [await open({ staleMs: 400 }), await open({ staleMs: 400 })];
+    const [a, b] = [await open({ manual: true }), await open({ manual: true })];
     const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
     const held = await Promise.all([admit(a, k, 100), admit(a, k, 100), admit(a, k, 100)]) as Array<Granted & { callId: string }>;
     const oldId = a.replica.id;
@@ -109,7 +119,8 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     // A wakes: one call billed under its reservation, one over it (the key closes).
     settle(a, k, held[0]!, 70);
     settle(a, k, held[1]!, 150);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await a.replica.beat();
+    await until(() => a.backlog() === 0);
     expect(a.replica.id).not.toBe(oldId);
     const after = await key(k.id);
     expect(after).toEqual({ spent: 360 + 30, reserved: 0, closed: 'over_reservation', booked: 390 });
@@ -118,8 +129,8 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
   });
 
   test('leases: taken once for many calls, returned when idle, booked whole when their replica dies', async () => {
-    const a = await open({ leaseTokens: 1_000, staleMs: 400 });
-    const b = await open({ staleMs: 400 });
+    const a = await open({ leaseTokens: 1_000, manual: true });
+    const b = await open({ manual: true });
     const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
     const first = await admit(a, k, 100) as Granted & { callId: string };
     expect(await key(k.id)).toMatchObject({ reserved: 1_000, spent: 0 });
@@ -127,7 +138,8 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     const more = await Promise.all([admit(a, k, 100), admit(a, k, 100)]) as Array<Granted & { callId: string }>;
     expect(await key(k.id)).toMatchObject({ reserved: 1_000 });
     for (const call of [first, ...more]) settle(a, k, call, 60);
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Idle for 1 s, the lease goes back; then its settlements and the return are written.
+    await until(async () => a.backlog() === 0 && (await key(k.id)).reserved === 0);
     expect(await key(k.id)).toEqual({ spent: 180, reserved: 0, closed: null, booked: 180 });
     // A lease held when its replica dies is booked whole: its calls may have used any of it.
     const held = await admit(a, k, 100) as Granted & { callId: string };
@@ -138,7 +150,7 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
   });
 
   test('a reservation that commits just as its replica is declared dead is swept as spent by the next reclaim', async () => {
-    const [a, b] = [await open({ staleMs: 60_000 }), await open({ staleMs: 60_000 })];
+    const [a, b] = [await open({ manual: true }), await open({ manual: true })];
     const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });
     const late = await admit(a, k, 100) as Granted & { callId: string };
     // The race, replayed: A's row says reclaimed while its reservation row is still there.

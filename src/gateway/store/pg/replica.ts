@@ -118,7 +118,8 @@ export class Replica {
     await this.db.query('INSERT INTO gateway_replicas (id, host, pid, upstream, lease_tokens) VALUES ($1, $2, $3, $4, $5)', [this.id, hostname(), process.pid, this.options.upstream, this.options.leaseTokens ?? null]);
   }
 
-  private async beat(): Promise<void> {
+  /** One heartbeat now (the timer's): refreshes this replica — re-registering if it was reclaimed — and reclaims stale ones. */
+  async beat(): Promise<void> {
     try {
       const alive = (await this.db.query(HEARTBEAT, [this.id])).rowCount === 1;
       if (!alive) {
