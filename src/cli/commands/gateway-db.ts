@@ -11,7 +11,7 @@ import { PgKeys } from '../../gateway/store/pg/pg-keys.js';
 import { callCostUsd } from '../../pricing/call-cost.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import type { ServeOptions } from './gateway-serve.js';
+import { listenOptions, type ServeOptions } from './gateway-serve.js';
 
 export interface DbServeOptions extends ServeOptions {
   /** Upstream as logs and the ledger show it. */
@@ -30,19 +30,7 @@ export async function serveGatewayDb(url: string, source: string, options: DbSer
       db, where: describeDatabase(url), upstream: options.shown, leaseTokens: options.leaseTokens, staleMs: options.staleMs,
       cost: (record) => callCostUsd(record, options.prices), log,
     });
-    gateway = await startGateway({
-      upstream: options.upstream,
-      ...(options.upstreamKey === undefined ? {} : { upstreamKey: options.upstreamKey }),
-      upstreamAuth: options.upstreamAuth,
-      host: options.host,
-      port: options.port,
-      allowRemote: options.allowRemote,
-      ...(options.accessToken === undefined ? {} : { accessToken: options.accessToken }),
-      store,
-      ...(options.maxBodyMb === undefined ? {} : { maxBodyBytes: options.maxBodyMb * 1024 * 1024 }),
-      timeouts: options.timeouts,
-      ...(log === undefined ? {} : { log }),
-    });
+    gateway = await startGateway({ ...listenOptions(options, log), store });
     io.stdout.write(`isobudget gateway listening on ${gateway.url} → ${options.shown}\n`);
     io.stdout.write(`  replica ${store.replica.id} on ${describeDatabase(url)}; budgets ${options.leaseTokens === undefined ? 'reserved per call' : `leased ${options.leaseTokens} tokens at a time`}\n`);
     io.stdout.write(`  upstream key: ${options.upstreamKey === undefined ? `$${options.keyEnv} not set — requests go upstream without a credential` : `$${options.keyEnv} (value not shown)`}\n`);

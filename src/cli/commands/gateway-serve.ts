@@ -11,7 +11,7 @@ import { recoverSpend } from '../../gateway/durable/recover-spend.js';
 import { SpendJournal } from '../../gateway/durable/spend-journal.js';
 import { WriteQueue } from '../../gateway/durable/write-queue.js';
 import { ensureGatewayDir, type GatewayPaths } from '../../gateway/data-dir.js';
-import { DailyLedger, DEFAULT_MAX_BODY_BYTES, KeyStore, ledgerFileFor, startGateway, type Gateway, type UpstreamAuth } from '../../gateway/index.js';
+import { DailyLedger, DEFAULT_MAX_BODY_BYTES, KeyStore, ledgerFileFor, startGateway, type Gateway, type GatewayOptions, type UpstreamAuth } from '../../gateway/index.js';
 import { pricedSink } from '../../gateway/ledger/priced-sink.js';
 import { makeScrubber } from '../../gateway/scrubber.js';
 import type { PriceTable } from '../../pricing/price-table.js';
@@ -57,21 +57,7 @@ export async function serveGateway(options: ServeOptions, paths: GatewayPaths, i
     });
     sink = new DailyLedger(paths.ledger, scrub.text, queue);
     journal = new SpendJournal(paths.dir, recovery.generation, keys, queue, shown);
-    gateway = await startGateway({
-      upstream: options.upstream,
-      ...(options.upstreamKey === undefined ? {} : { upstreamKey: options.upstreamKey }),
-      upstreamAuth: options.upstreamAuth,
-      host: options.host,
-      port: options.port,
-      allowRemote: options.allowRemote,
-      ...(options.accessToken === undefined ? {} : { accessToken: options.accessToken }),
-      keys,
-      sink: pricedSink(sink, options.prices),
-      journal,
-      maxBodyBytes: options.maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : options.maxBodyMb * 1024 * 1024,
-      timeouts: options.timeouts,
-      ...(log === undefined ? {} : { log }),
-    });
+    gateway = await startGateway({ ...listenOptions(options, log), keys, sink: pricedSink(sink, options.prices), journal });
     lock.announce(gateway.url);
     io.stdout.write(`isobudget gateway listening on ${gateway.url} → ${shown}\n`);
     io.stdout.write(`  upstream key: ${options.upstreamKey === undefined ? `$${options.keyEnv} not set — requests go upstream without a credential` : `$${options.keyEnv} (value not shown)`}\n`);
@@ -107,4 +93,20 @@ export function upstreamDisplay(upstream: string): string {
 /** An unparsable URL may still carry credentials: show only its scheme and host part. */
 function displayUrlSafe(upstream: string): string {
   return upstream.replace(/\/\/[^@/]*@/, '//…@').slice(0, 200);
+}
+
+/** What every gateway process hands startGateway whatever keeps its budgets (data dir or --db). */
+export function listenOptions(options: ServeOptions, log: ((line: string) => void) | undefined): Omit<GatewayOptions, 'keys' | 'sink' | 'journal' | 'store'> {
+  return {
+    upstream: options.upstream,
+    ...(options.upstreamKey === undefined ? {} : { upstreamKey: options.upstreamKey }),
+    upstreamAuth: options.upstreamAuth,
+    host: options.host,
+    port: options.port,
+    allowRemote: options.allowRemote,
+    ...(options.accessToken === undefined ? {} : { accessToken: options.accessToken }),
+    maxBodyBytes: options.maxBodyMb === undefined ? DEFAULT_MAX_BODY_BYTES : options.maxBodyMb * 1024 * 1024,
+    timeouts: options.timeouts,
+    ...(log === undefined ? {} : { log }),
+  };
 }
