@@ -46,6 +46,8 @@ export class PgWriter {
   private failing: DiskTrouble | undefined;
   private queued: SettlementRow[] = [];
   private batch: Promise<void> | undefined;
+  /** Settlements of the batch being written now (out of `queued`, not yet committed). */
+  private writing = 0;
   private probe: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Database, private readonly where: string, private readonly log?: (line: string) => void) {}
@@ -97,7 +99,7 @@ export class PgWriter {
   }
 
   get backlog(): number {
-    return this.pending.size + this.queued.length;
+    return this.pending.size + this.queued.length + this.writing;
   }
 
   async flush(): Promise<void> {
@@ -109,7 +111,12 @@ export class PgWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queued.length > 0) {
       const rows = this.queued.splice(0, BATCH_LIMIT);
-      await this.attempt(SETTLE_BATCH, [JSON.stringify(rows)], 'isobudget_settle_batch');
+      this.writing = rows.length;
+      try {
+        await this.attempt(SETTLE_BATCH, [JSON.stringify(rows)], 'isobudget_settle_batch');
+      } finally {
+        this.writing = 0;
+      }
     }
     this.batch = undefined;
   }
