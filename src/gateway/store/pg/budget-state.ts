@@ -4,7 +4,7 @@
  * call waits for them, as on the embedded gateway.
  */
 import type { Database } from '../../../db/index.js';
-import type { Admission } from '../../budget/key-budgets.js';
+import type { Admission, OverReservation } from '../../budget/key-budgets.js';
 import { OVER_RESERVATION } from '../../budget/key-budgets.js';
 import type { VirtualKey } from '../../keys/virtual-key.js';
 
@@ -33,4 +33,11 @@ export function closedRefusal(key: VirtualKey, reason: string): Refusal {
 export function waitedTooLong(key: VirtualKey, promptTokens: number, why: 'gone' | 'deadline', maxWaitMs: number): Refusal {
   const detail = `budget ${key.budget ?? 0} tokens, this prompt ≈${promptTokens}`;
   return { ok: false, reason: 'spent', detail: why === 'gone' ? `${detail}; the client went away while waiting` : `${detail}; calls in flight held the rest for ${maxWaitMs} ms` };
+}
+
+/** A bill above its reservation closes the key on this replica at once (in the database with the settlement); the excess, else undefined. */
+export function closeIfOver(key: VirtualKey, reservation: number, billed: number | undefined, closed: Map<string, string>): OverReservation {
+  if (key.budget === undefined || billed === undefined || billed <= reservation) return undefined;
+  closed.set(key.id, OVER_RESERVATION);
+  return billed - reservation;
 }

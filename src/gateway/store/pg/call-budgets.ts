@@ -6,12 +6,11 @@
  */
 import type { Database } from '../../../db/index.js';
 import type { Admission, AdmitRequest, OverReservation } from '../../budget/key-budgets.js';
-import { OVER_RESERVATION } from '../../budget/key-budgets.js';
 import type { BudgetFields } from '../../budget-fields.js';
 import { clampRequest } from '../../clamp-request.js';
 import type { VirtualKey } from '../../keys/virtual-key.js';
 import type { Budgets } from '../gateway-store.js';
-import { closedRefusal, waitedTooLong, whyNot } from './budget-state.js';
+import { closedRefusal, closeIfOver, waitedTooLong, whyNot } from './budget-state.js';
 import { KeyWaiters } from './key-waiters.js';
 import { retryConflicts, type PgWriter } from './pg-writer.js';
 import type { Replica } from './replica.js';
@@ -36,11 +35,7 @@ export class CallBudgets implements Budgets {
   }
 
   settle(key: VirtualKey, reservation: number, billed: number | undefined): OverReservation {
-    let over: OverReservation;
-    if (key.budget !== undefined && billed !== undefined && billed > reservation) {
-      over = billed - reservation;
-      this.closed.set(key.id, OVER_RESERVATION);
-    }
+    const over = closeIfOver(key, reservation, billed, this.closed);
     this.waiters.wake(key.id);
     return over;
   }
