@@ -43,4 +43,11 @@ describe('layers', () => {
   test('the check sees imports: src/runner does import src/budget', () => {
     expect(crossings('runner', 'budget').length).toBeGreaterThan(0);
   });
+
+  test('no two files import each other (a shared type lives in a third file both import)', () => {
+    const files = sources(SRC).filter((file) => !file.endsWith('.test.ts'));
+    const imports = new Map(files.map((file) => [relative(SRC, file), new Set(importedFolders(file).map(({ target }) => target.replace(/\.js$/, '.ts')))]));
+    const circles = [...imports].flatMap(([file, targets]) => [...targets].filter((target) => file < target && imports.get(target)?.has(file)).map((target) => `${file} <-> ${target}`));
+    expect(circles).toEqual([]);
+  });
 });

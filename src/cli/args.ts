@@ -12,32 +12,9 @@ import { didYouMean } from '../config/did-you-mean.js';
 import { IsobudgetError } from '../core/errors.js';
 import { formatHelp } from './help.js';
 
-/** Help as data, next to each option's definition: `--help` is generated from it. */
-interface OptionDoc {
-  /** One line: what the option does. */
-  help: string;
-  /** What applies without the option, as shown (booleans: off when absent). */
-  fallback?: string;
-}
+export type { BooleanOption, Options, OptionSpec, StringOption } from './option-spec.js';
+import type { Options } from './option-spec.js';
 
-export interface StringOption extends OptionDoc {
-  type: 'string';
-  short?: string;
-  multiple?: boolean;
-  /** Placeholder of the value in the option list, e.g. N, FILE, DIR (default VALUE). */
-  value?: string;
-  /** A real value for the `e.g.` of the option list, e.g. 4 for --concurrency. */
-  example: string;
-}
-
-export interface BooleanOption extends OptionDoc {
-  type: 'boolean';
-  short?: string;
-  multiple?: boolean;
-}
-
-export type OptionSpec = StringOption | BooleanOption;
-export type Options = Readonly<Record<string, OptionSpec>>;
 type ParserOptions = NonNullable<ParseArgsConfig['options']>;
 
 type StrictConfig<T extends ParserOptions> = { args: string[]; options: T; allowPositionals: true; strict: true };

@@ -3,7 +3,7 @@
  * and an example — generated from the option table the parser itself uses, so the list can
  * never miss an option the command accepts. Pure.
  */
-import type { Options, OptionSpec } from './args.js';
+import type { Options, OptionSpec } from './option-spec.js';
 
 function flag(name: string, spec: OptionSpec): string {
   const short = spec.short ? `-${spec.short}, ` : '';

@@ -12,7 +12,8 @@ export const VERDICT_SCHEMA_VERSION = 1;
 
 export type VerdictName = 'invalid' | 'regression' | 'real_evolution' | 'budget_growth' | 'budget_leakage' | 'inconclusive' | 'no_gain';
 
-export type Interval = readonly [number, number];
+export type { Interval } from '../stats/interval.js';
+import type { Interval } from '../stats/interval.js';
 
 /** Where B came from: the run's config, `analyze --ledger --budget`, the ledger's rows, or nowhere. */
 export type BudgetSource = 'config' | 'flag' | 'ledger' | 'unknown';

@@ -1,6 +1,6 @@
 /** The `sequential` section of a verdict record (issue 14): how a sequential run stopped and what it knew. */
 import type { StopReason } from '../stats/sequential-screen.js';
-import type { Interval } from './record.js';
+import type { Interval } from '../stats/interval.js';
 
 export interface SequentialComparisonRecord {
   /** n of the compared arms (1, or the largest Best-of-N). */

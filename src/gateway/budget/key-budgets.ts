@@ -13,36 +13,12 @@
  * closed at once (no new call is admitted; `over_reservation` is kept on the key and the call).
  */
 import { BudgetTracker } from '../../budget/budget-tracker.js';
-import type { BudgetFields } from '../budget-fields.js';
-import { clampRequest, type ClampResult } from '../clamp-request.js';
+import { clampRequest } from '../clamp-request.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
-import type { GenerationProtocol } from '../routes.js';
-import type { Budgets } from '../store/gateway-store.js';
+import type { Admission, AdmitRequest, Budgets, OverReservation } from './budgets.js';
 
-export type Admission =
-  | {
-      ok: true; clamp: ClampResult | undefined; reservation: number; /** The prompt estimate inside the reservation (tokens; 0 without a budget). */ promptTokens: number;
-      /** The store's name for this reservation (a Postgres row); undefined for the embedded budgets. */ ticket?: string;
-    }
-  | { ok: false; reason: 'spent' | 'closed'; detail: string };
-
-export interface AdmitRequest {
-  key: VirtualKey;
-  protocol: GenerationProtocol;
-  body: Record<string, unknown>;
-  /** The body's cap fields and choices, already checked (readBudgetFields); undefined for a key without budget. */
-  fields: BudgetFields | undefined;
-  /** Prompt estimate with margin (tokens). */
-  promptTokens: number;
-  /** Aborts when the client goes away; asked for only when the call has to wait (an AbortController per request is not free). */
-  signal: () => AbortSignal;
-  /** The call's id and client session: a Postgres reservation row carries them, so a crash leaves a record naming the call. */
-  call?: { id: string; sessionId: string | undefined } | undefined;
-}
-
-/** Tokens billed beyond the reservation, when there were any. */
-export type OverReservation = number | undefined;
+export type { Admission, AdmitRequest, Budgets, OverReservation } from './budgets.js';
 
 export const OVER_RESERVATION = 'over_reservation';
 

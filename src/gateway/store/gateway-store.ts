@@ -8,7 +8,7 @@
  * - Postgres (`store/pg/*`, `isobudget gateway --db URL`): keys, reservations and calls in
  *   shared tables, so any number of replicas enforce one budget per key.
  */
-import type { Admission, AdmitRequest, OverReservation } from '../budget/key-budgets.js';
+import type { Budgets } from '../budget/budgets.js';
 import { KeyBudgets } from '../budget/key-budgets.js';
 import { journalBook, memoryBook, type CallBook } from '../call-book.js';
 import type { SpendJournal } from '../durable/spend-journal.js';
@@ -21,20 +21,7 @@ export interface KeyLookup {
   verify(secret: string): VirtualKey | undefined | Promise<VirtualKey | undefined>;
 }
 
-/**
- * Reserve-then-settle per key. `ticket` names a reservation where the store keeps one per
- * call (Postgres); the embedded budgets need only the amount.
- */
-export interface Budgets {
-  /** Admits at once when it can; a promise when it must ask the database or wait for budget. */
-  admit(request: AdmitRequest): Admission | Promise<Admission>;
-  /** The call was answered: `billed` (undefined: unknown, the reservation is booked). Returns tokens billed beyond the reservation. */
-  settle(key: VirtualKey, reservation: number, billed: number | undefined, ticket?: string): OverReservation;
-  /** The call billed nothing (never left, or refused upstream before generating). */
-  release(key: VirtualKey, reservation: number, ticket?: string): void;
-  /** Tokens neither spent nor reserved, where the store knows it without a round trip (undefined: no budget). */
-  remaining?(key: VirtualKey): number | undefined;
-}
+export type { Budgets } from '../budget/budgets.js';
 
 export interface GatewayStore {
   keys: KeyLookup;
