@@ -1,0 +1,172 @@
+/**
+ * Issue 20 item 1: `run` books what may have been billed. A mock upstream on 127.0.0.1 bills
+ * every request when it arrives — as OpenAI does for a non-streamed call whose client stopped
+ * waiting — and then answers late (past provider.timeout_ms), with a 500, or with a body cut
+ * mid-way. It counts what it billed per (case, variant). After the run, for every unit:
+ * Σ billed ≤ B or the unit's paths ended budget_exhausted; calls.jsonl books at least every
+ * billed token; the unit's total (what the verdict reads) counts them; the failed attempts are
+ * `outcome_unknown` with `usage_missing: true`. Item 6 (run side): usage that is not a count
+ * is unknown and booked at the reservation, and a total below its parts is raised.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { armMetrics } from '../src/analysis/arm-metrics.js';
+import { readJsonl } from '../src/ledger/jsonl-reader.js';
+import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
+import { runPaths } from '../src/ledger/run-dir.js';
+import { runExperiment } from '../src/runner/run-experiment.js';
+import { writeExperiment } from './support/experiment.js';
+import { startMockUpstream, type MockUpstream, type MockUpstreamOptions } from './support/mock-upstream.js';
+
+const B = 2000;
+const CASES = 4;
+const TIMEOUT_MS = 400;
+
+/** A bill's unit: the case's question and the variant (the candidate's skill says "Show the sum"). */
+function unitOf(body: Record<string, unknown>): string {
+  const messages = (body['messages'] ?? []) as Array<{ role: string; content: string }>;
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  return `${user}|${system.includes('Show the sum') ? 'candidate' : 'baseline'}`;
+}
+
+function unitKey(result: ResultRecord): string {
+  const i = Number(result.case_id.slice(1));
+  return `What is ${i} + ${i * 2}?|${result.variant}`;
+}
+
+/** What a call record books against B: its billed total, or its reservation when usage is unknown. */
+function booked(call: CallRecord): number {
+  return call.usage_missing ? (call.reserved_tokens ?? 0) : (call.total_tokens ?? 0);
+}
+
+let upstream: MockUpstream;
+beforeAll(async () => {
+  upstream = await startMockUpstream();
+});
+afterAll(async () => {
+  await upstream.close();
+});
+
+async function runAgainst(options: MockUpstreamOptions): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: Map<string, number> }> {
+  upstream.bills.length = 0;
+  upstream.set({ whoOf: unitOf, ...options });
+  const experiment = writeExperiment({
+    provider: `{ protocol: openai-chat, base_url: "${upstream.url}/v1", timeout_ms: ${TIMEOUT_MS} }`,
+    budget: `{ total_tokens_per_case: ${B}, per_case_max_tokens: 600, best_of_n: [1] }`,
+    cases: CASES,
+  });
+  const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {} });
+  const paths = runPaths(run.runDir);
+  const bills = new Map<string, number>();
+  for (const bill of upstream.bills) bills.set(bill.who, (bills.get(bill.who) ?? 0) + bill.total);
+  return { calls: readJsonl<CallRecord>(paths.calls).records, results: readJsonl<ResultRecord>(paths.results).records, bills };
+}
+
+function expectEveryBilledTokenBooked(calls: CallRecord[], results: ResultRecord[], bills: Map<string, number>): void {
+  expect(results).toHaveLength(CASES * 2);
+  expect(bills.size).toBe(CASES * 2);
+  let billedAll = 0;
+  let bookedAll = 0;
+  for (const result of results) {
+    const key = unitKey(result);
+    const billed = bills.get(key) ?? 0;
+    const unitCalls = calls.filter((c) => c.case_id === result.case_id && c.arm === result.arm);
+    const unitBooked = unitCalls.reduce((acc, c) => acc + booked(c), 0);
+    billedAll += billed;
+    bookedAll += unitBooked;
+    // The budget promise: B holds, or the unit ran out of it (and says so).
+    if (billed > B) expect(result.paths.every((p) => p.finish_reason === 'budget_exhausted'), key).toBe(true);
+    expect(billed, key).toBeLessThanOrEqual(B);
+    // The ledger holds every billed token, and the unit's own total counts them.
+    expect(unitBooked, key).toBeGreaterThanOrEqual(billed);
+    expect(unitBooked, key).toBeLessThanOrEqual(B);
+    expect(result.over_budget).toBe(false);
+    if (result.total_tokens !== undefined) {
+      expect(result.total_tokens, key).toBe(unitBooked);
+      expect(result.total_tokens, key).toBeGreaterThanOrEqual(billed);
+    }
+  }
+  expect(bookedAll).toBeGreaterThanOrEqual(billedAll);
+  // What the verdict reads: no unit over B, and the token metrics carry the booked attempts.
+  const metrics = armMetrics(results);
+  expect(metrics.reduce((acc, m) => acc + m.overBudgetUnits, 0)).toBe(0);
+}
+
+describe('attempts the upstream billed but never answered', () => {
+  test('timeouts: every other request sleeps past timeout_ms after billing', async () => {
+    const { calls, results, bills } = await runAgainst({ delayMs: (index) => (index % 2 === 1 ? 1500 : 0) });
+    const timedOut = calls.filter((c) => c.finish_reason_raw === 'timeout');
+    expect(timedOut.length).toBeGreaterThanOrEqual(CASES);
+    for (const call of timedOut) {
+      expect(call).toMatchObject({ usage_missing: true, note: 'outcome_unknown', finish_reason: 'error' });
+      expect(call.booked_tokens).toBe(call.reserved_tokens);
+    }
+    expect(results.reduce((acc, r) => acc + (r.calls_outcome_unknown ?? 0), 0)).toBe(timedOut.length);
+    expect(results.reduce((acc, r) => acc + (r.outcome_unknown_tokens ?? 0), 0)).toBe(timedOut.reduce((acc, c) => acc + (c.reserved_tokens ?? 0), 0));
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+
+  test('a hung upstream: retries stop when the next reservation no longer fits B', async () => {
+    const { calls, results, bills } = await runAgainst({ delayMs: 1500 });
+    for (const result of results) {
+      expect(result.paths.map((p) => p.finish_reason)).toEqual(['budget_exhausted']);
+      expect(result.paths[0]?.error).toMatch(/budget exhausted after attempt \d failed .*reservation is booked/);
+      // 6 attempts were allowed; only as many as B holds were sent.
+      const sent = calls.filter((c) => c.case_id === result.case_id && c.arm === result.arm);
+      expect(sent.length).toBeLessThan(6);
+      expect(sent.at(-1)?.retried).toBe(false);
+    }
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+
+  test('5xx after the upstream billed', async () => {
+    const { calls, results, bills } = await runAgainst({ failAfterBilling: (index) => (index % 2 === 1 ? 'http500' : undefined) });
+    const failed = calls.filter((c) => c.status === 500);
+    expect(failed.length).toBeGreaterThanOrEqual(CASES);
+    for (const call of failed) expect(call).toMatchObject({ usage_missing: true, note: 'outcome_unknown' });
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+
+  test('a body cut mid-way after the upstream billed', async () => {
+    const { calls, results, bills } = await runAgainst({ failAfterBilling: (index) => (index % 2 === 1 ? 'cut-body' : undefined) });
+    const cut = calls.filter((c) => c.finish_reason_raw === 'connection');
+    expect(cut.length).toBeGreaterThanOrEqual(CASES);
+    for (const call of cut) expect(call).toMatchObject({ usage_missing: true, note: 'outcome_unknown' });
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+});
+
+describe('usage taken at face value (run side of item 6)', () => {
+  test('a negative completion_tokens is unknown usage, booked at the reservation, never a credit', async () => {
+    const { calls, results, bills } = await runAgainst({ usageOf: (prompt, completion) => ({ prompt_tokens: prompt, completion_tokens: -completion, total_tokens: prompt - completion }) });
+    expect(calls.length).toBe(CASES * 2);
+    for (const call of calls) {
+      expect(call.usage_missing).toBe(true);
+      expect([call.prompt_tokens, call.completion_tokens, call.total_tokens]).toEqual([undefined, undefined, undefined]);
+      expect(call.booked_tokens).toBe(call.reserved_tokens);
+    }
+    // Unknown is not zero: the unit's total is unknown and counted as such.
+    for (const result of results) {
+      expect(result.total_tokens).toBeUndefined();
+      expect(result.calls_missing_usage).toBe(1);
+    }
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+
+  test('a total below prompt + completion books the sum', async () => {
+    const { calls, results, bills } = await runAgainst({ usageOf: (prompt, completion) => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: 1 }) });
+    for (const call of calls) {
+      expect(call.usage_missing).toBe(false);
+      expect(call.total_tokens).toBe((call.prompt_tokens ?? 0) + (call.completion_tokens ?? 0));
+    }
+    expectEveryBilledTokenBooked(calls, results, bills);
+  });
+
+  test('fractional counts are unknown', async () => {
+    const { calls } = await runAgainst({ usageOf: (prompt, completion) => ({ prompt_tokens: prompt + 0.5, completion_tokens: completion, total_tokens: prompt + completion }) });
+    for (const call of calls) {
+      expect(call.usage_missing).toBe(true);
+      expect(call.total_tokens).toBeUndefined();
+    }
+  });
+});
