@@ -9,35 +9,17 @@
  * is unknown and booked at the reservation, and a total below its parts is raised.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { armMetrics } from '../src/analysis/arm-metrics.js';
 import { readJsonl } from '../src/ledger/jsonl-reader.js';
 import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
 import { runPaths } from '../src/ledger/run-dir.js';
 import { runExperiment } from '../src/runner/run-experiment.js';
+import { expectEveryBilledTokenBooked, unitOf } from './support/billed-units.js';
 import { writeExperiment } from './support/experiment.js';
-import { startMockUpstream, type MockUpstream, type MockUpstreamOptions } from './support/mock-upstream.js';
+import { startMockUpstream, type MockBill, type MockUpstream, type MockUpstreamOptions } from './support/mock-upstream.js';
 
 const B = 2000;
 const CASES = 4;
 const TIMEOUT_MS = 400;
-
-/** A bill's unit: the case's question and the variant (the candidate's skill says "Show the sum"). */
-function unitOf(body: Record<string, unknown>): string {
-  const messages = (body['messages'] ?? []) as Array<{ role: string; content: string }>;
-  const system = messages.find((m) => m.role === 'system')?.content ?? '';
-  const user = messages.find((m) => m.role === 'user')?.content ?? '';
-  return `${user}|${system.includes('Show the sum') ? 'candidate' : 'baseline'}`;
-}
-
-function unitKey(result: ResultRecord): string {
-  const i = Number(result.case_id.slice(1));
-  return `What is ${i} + ${i * 2}?|${result.variant}`;
-}
-
-/** What a call record books against B: its billed total, or its reservation when usage is unknown. */
-function booked(call: CallRecord): number {
-  return call.usage_missing ? (call.reserved_tokens ?? 0) : (call.total_tokens ?? 0);
-}
 
 let upstream: MockUpstream;
 beforeAll(async () => {
@@ -47,7 +29,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function runAgainst(options: MockUpstreamOptions): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: Map<string, number> }> {
+async function runAgainst(options: MockUpstreamOptions): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: MockBill[] }> {
   upstream.bills.length = 0;
   upstream.set({ whoOf: unitOf, ...options });
   const experiment = writeExperiment({
@@ -57,39 +39,9 @@ async function runAgainst(options: MockUpstreamOptions): Promise<{ calls: CallRe
   });
   const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {} });
   const paths = runPaths(run.runDir);
-  const bills = new Map<string, number>();
-  for (const bill of upstream.bills) bills.set(bill.who, (bills.get(bill.who) ?? 0) + bill.total);
-  return { calls: readJsonl<CallRecord>(paths.calls).records, results: readJsonl<ResultRecord>(paths.results).records, bills };
-}
-
-function expectEveryBilledTokenBooked(calls: CallRecord[], results: ResultRecord[], bills: Map<string, number>): void {
+  const results = readJsonl<ResultRecord>(paths.results).records;
   expect(results).toHaveLength(CASES * 2);
-  expect(bills.size).toBe(CASES * 2);
-  let billedAll = 0;
-  let bookedAll = 0;
-  for (const result of results) {
-    const key = unitKey(result);
-    const billed = bills.get(key) ?? 0;
-    const unitCalls = calls.filter((c) => c.case_id === result.case_id && c.arm === result.arm);
-    const unitBooked = unitCalls.reduce((acc, c) => acc + booked(c), 0);
-    billedAll += billed;
-    bookedAll += unitBooked;
-    // The budget promise: B holds, or the unit ran out of it (and says so).
-    if (billed > B) expect(result.paths.every((p) => p.finish_reason === 'budget_exhausted'), key).toBe(true);
-    expect(billed, key).toBeLessThanOrEqual(B);
-    // The ledger holds every billed token, and the unit's own total counts them.
-    expect(unitBooked, key).toBeGreaterThanOrEqual(billed);
-    expect(unitBooked, key).toBeLessThanOrEqual(B);
-    expect(result.over_budget).toBe(false);
-    if (result.total_tokens !== undefined) {
-      expect(result.total_tokens, key).toBe(unitBooked);
-      expect(result.total_tokens, key).toBeGreaterThanOrEqual(billed);
-    }
-  }
-  expect(bookedAll).toBeGreaterThanOrEqual(billedAll);
-  // What the verdict reads: no unit over B, and the token metrics carry the booked attempts.
-  const metrics = armMetrics(results);
-  expect(metrics.reduce((acc, m) => acc + m.overBudgetUnits, 0)).toBe(0);
+  return { calls: readJsonl<CallRecord>(paths.calls).records, results, bills: [...upstream.bills] };
 }
 
 describe('attempts the upstream billed but never answered', () => {
@@ -103,7 +55,7 @@ describe('attempts the upstream billed but never answered', () => {
     }
     expect(results.reduce((acc, r) => acc + (r.calls_outcome_unknown ?? 0), 0)).toBe(timedOut.length);
     expect(results.reduce((acc, r) => acc + (r.outcome_unknown_tokens ?? 0), 0)).toBe(timedOut.reduce((acc, c) => acc + (c.reserved_tokens ?? 0), 0));
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
   test('a hung upstream: retries stop when the next reservation no longer fits B', async () => {
@@ -116,7 +68,7 @@ describe('attempts the upstream billed but never answered', () => {
       expect(sent.length).toBeLessThan(6);
       expect(sent.at(-1)?.retried).toBe(false);
     }
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
   test('5xx after the upstream billed', async () => {
@@ -124,7 +76,7 @@ describe('attempts the upstream billed but never answered', () => {
     const failed = calls.filter((c) => c.status === 500);
     expect(failed.length).toBeGreaterThanOrEqual(CASES);
     for (const call of failed) expect(call).toMatchObject({ usage_missing: true, note: 'outcome_unknown' });
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
   test('a body cut mid-way after the upstream billed', async () => {
@@ -132,7 +84,7 @@ describe('attempts the upstream billed but never answered', () => {
     const cut = calls.filter((c) => c.finish_reason_raw === 'connection');
     expect(cut.length).toBeGreaterThanOrEqual(CASES);
     for (const call of cut) expect(call).toMatchObject({ usage_missing: true, note: 'outcome_unknown' });
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 });
 
@@ -150,7 +102,7 @@ describe('usage taken at face value (run side of item 6)', () => {
       expect(result.total_tokens).toBeUndefined();
       expect(result.calls_missing_usage).toBe(1);
     }
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
   test('a total below prompt + completion books the sum', async () => {
@@ -159,7 +111,7 @@ describe('usage taken at face value (run side of item 6)', () => {
       expect(call.usage_missing).toBe(false);
       expect(call.total_tokens).toBe((call.prompt_tokens ?? 0) + (call.completion_tokens ?? 0));
     }
-    expectEveryBilledTokenBooked(calls, results, bills);
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
   test('fractional counts are unknown', async () => {
