@@ -164,11 +164,15 @@ export interface ResultRecord {
   calls_missing_usage: number;
   /**
    * Attempts whose outcome is unknown (`note: outcome_unknown`: timed out, 5xx, reset or
-   * unparseable after the request left): each may have been billed and is booked at its
-   * reservation, included in the token totals above. Absent in older ledgers.
+   * unparseable after the request left), judging included: each may have been billed and is
+   * booked at its reservation. Absent in older ledgers.
    */
   calls_outcome_unknown?: number;
-  /** Σ reservations of those attempts, inside total_tokens (tokens). Absent in older ledgers. */
+  /**
+   * Σ reservations of those attempts that count toward B (generation; judging with
+   * budget.include_judge), included in prompt/completion/total_tokens as their worst case
+   * (tokens). Absent in older ledgers.
+   */
   outcome_unknown_tokens?: number;
   calls: number;
   /** Attempts that were retried. */
