@@ -8,6 +8,7 @@
  * `outcome_unknown` with `usage_missing: true`. Item 6 (run side): usage that is not a count
  * is unknown and booked at the reservation, and a total below its parts is raised.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readJsonl } from '../src/ledger/jsonl-reader.js';
 import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
@@ -29,13 +30,16 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function runAgainst(options: MockUpstreamOptions): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: MockBill[] }> {
+const AGENT = fileURLToPath(new URL('./gateway-fake-agent.mjs', import.meta.url));
+
+async function runAgainst(options: MockUpstreamOptions, extra?: string): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: MockBill[] }> {
   upstream.bills.length = 0;
   upstream.set({ whoOf: unitOf, ...options });
   const experiment = writeExperiment({
     provider: `{ protocol: openai-chat, base_url: "${upstream.url}/v1", timeout_ms: ${TIMEOUT_MS} }`,
     budget: `{ total_tokens_per_case: ${B}, per_case_max_tokens: 600, best_of_n: [1] }`,
     cases: CASES,
+    ...(extra === undefined ? {} : { extra }),
   });
   const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {} });
   const paths = runPaths(run.runDir);
@@ -120,5 +124,22 @@ describe('usage taken at face value (run side of item 6)', () => {
       expect(call.usage_missing).toBe(true);
       expect(call.total_tokens).toBeUndefined();
     }
+  });
+
+  test('a command agent behind the run gateway: negative usage never becomes negative tokens per case', async () => {
+    const argv = [process.execPath, AGENT, '{{input}}', '--sdk', 'openai-chat'];
+    const { calls, results, bills } = await runAgainst({ usageOf: (prompt, completion) => ({ prompt_tokens: prompt, completion_tokens: -completion, total_tokens: prompt - completion }) }, `executor: { type: command, argv: ${JSON.stringify(argv)}, timeout_ms: 20000 }`);
+    expect(calls.length).toBeGreaterThanOrEqual(CASES * 2);
+    for (const call of calls) {
+      for (const field of ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const) expect(call[field] ?? 0, field).toBeGreaterThanOrEqual(0);
+      // Answered calls: their usage is not a count, so it is unknown (the gateway refuses the rest: spent keys).
+      if (call.status === 200) expect(call.usage_missing).toBe(true);
+    }
+    expect(calls.some((c) => c.status === 200)).toBe(true);
+    for (const result of results) {
+      expect(result.total_tokens ?? 0).toBeGreaterThanOrEqual(0);
+      expect(result.over_budget).toBe(false);
+    }
+    expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 });
