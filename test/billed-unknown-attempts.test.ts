@@ -14,6 +14,7 @@ import { readJsonl } from '../src/ledger/jsonl-reader.js';
 import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
 import { runPaths } from '../src/ledger/run-dir.js';
 import { runExperiment } from '../src/runner/run-experiment.js';
+import { verdictForRun } from '../src/verdict/verdict-for-run.js';
 import { expectEveryBilledTokenBooked, unitOf } from './support/billed-units.js';
 import { writeExperiment } from './support/experiment.js';
 import { startMockUpstream, type MockBill, type MockUpstream, type MockUpstreamOptions } from './support/mock-upstream.js';
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 const AGENT = fileURLToPath(new URL('./gateway-fake-agent.mjs', import.meta.url));
 
-async function runAgainst(options: MockUpstreamOptions, extra?: string): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: MockBill[] }> {
+async function runAgainst(options: MockUpstreamOptions, extra?: string): Promise<{ calls: CallRecord[]; results: ResultRecord[]; bills: MockBill[]; runDir: string }> {
   upstream.bills.length = 0;
   upstream.set({ whoOf: unitOf, ...options });
   const experiment = writeExperiment({
@@ -45,12 +46,12 @@ async function runAgainst(options: MockUpstreamOptions, extra?: string): Promise
   const paths = runPaths(run.runDir);
   const results = readJsonl<ResultRecord>(paths.results).records;
   expect(results).toHaveLength(CASES * 2);
-  return { calls: readJsonl<CallRecord>(paths.calls).records, results, bills: [...upstream.bills] };
+  return { calls: readJsonl<CallRecord>(paths.calls).records, results, bills: [...upstream.bills], runDir: run.runDir };
 }
 
 describe('attempts the upstream billed but never answered', () => {
   test('timeouts: every other request sleeps past timeout_ms after billing', async () => {
-    const { calls, results, bills } = await runAgainst({ delayMs: (index) => (index % 2 === 1 ? 1500 : 0) });
+    const { calls, results, bills, runDir } = await runAgainst({ delayMs: (index) => (index % 2 === 1 ? 1500 : 0) });
     const timedOut = calls.filter((c) => c.finish_reason_raw === 'timeout');
     expect(timedOut.length).toBeGreaterThanOrEqual(CASES);
     for (const call of timedOut) {
@@ -58,7 +59,11 @@ describe('attempts the upstream billed but never answered', () => {
       expect(call.booked_tokens).toBe(call.reserved_tokens);
     }
     expect(results.reduce((acc, r) => acc + (r.calls_outcome_unknown ?? 0), 0)).toBe(timedOut.length);
-    expect(results.reduce((acc, r) => acc + (r.outcome_unknown_tokens ?? 0), 0)).toBe(timedOut.reduce((acc, c) => acc + (c.reserved_tokens ?? 0), 0));
+    const reserved = timedOut.reduce((acc, c) => acc + (c.reserved_tokens ?? 0), 0);
+    expect(results.reduce((acc, r) => acc + (r.outcome_unknown_tokens ?? 0), 0)).toBe(reserved);
+    // The verdict counts them and says so.
+    const verdict = verdictForRun(runDir);
+    expect(verdict.invariants).toMatchObject({ over_budget_units: 0, calls_outcome_unknown: timedOut.length, outcome_unknown_tokens: reserved });
     expectEveryBilledTokenBooked(B, calls, results, bills);
   });
 
