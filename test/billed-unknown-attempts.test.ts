@@ -97,6 +97,29 @@ describe('attempts the upstream billed but never answered', () => {
   });
 });
 
+describe('attempts that provably never left', () => {
+  test('connection refused: booked 0, so every retry fits and the path ends in an error, not budget_exhausted', async () => {
+    const closed = await startMockUpstream();
+    const url = closed.url;
+    await closed.close();
+    const experiment = writeExperiment({
+      provider: `{ protocol: openai-chat, base_url: "${url}/v1", timeout_ms: ${TIMEOUT_MS} }`,
+      budget: `{ total_tokens_per_case: ${B}, per_case_max_tokens: 600, best_of_n: [1] }`,
+      cases: 1,
+    });
+    const run = await runExperiment({ configPath: experiment.configPath, outDir: experiment.runsDir, env: {} });
+    const calls = readJsonl<CallRecord>(runPaths(run.runDir).calls).records;
+    const results = readJsonl<ResultRecord>(runPaths(run.runDir).results).records;
+    // writeExperiment allows 6 attempts: all were made, none booked.
+    expect(calls).toHaveLength(2 * 6);
+    for (const call of calls) expect(call).toMatchObject({ finish_reason_raw: 'connection', usage_missing: false, booked_tokens: 0 });
+    for (const result of results) {
+      expect(result.paths.map((p) => p.finish_reason)).toEqual(['error']);
+      expect(result.total_tokens).toBe(0);
+    }
+  });
+});
+
 describe('usage taken at face value (run side of item 6)', () => {
   test('a negative completion_tokens is unknown usage, booked at the reservation, never a credit', async () => {
     const { calls, results, bills } = await runAgainst({ usageOf: (prompt, completion) => ({ prompt_tokens: prompt, completion_tokens: -completion, total_tokens: prompt - completion }) });
