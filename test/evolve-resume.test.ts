@@ -16,6 +16,9 @@ import { copyEvolveExample, loopLedgers } from './support/evolve.js';
 
 type Output = EvolveSummary & { lineage: LineageEntry[] };
 
+/** What a call counts toward budget_tokens: billed; a call in flight at the crash (outcome unknown) its reservation. */
+const spent = (c: CallRecord): number => (c.note === 'outcome_unknown' ? (c.reserved_tokens ?? 0) : c.error === undefined ? (c.total_tokens ?? 0) : 0);
+
 // A sequential screen's decision (its stop, and every number read up to it) is the same however the run was cut; what
 // it spends is not quite: cases in flight at the stop finish, and which were in flight depends on timing.
 const comparable = (lineage: readonly LineageEntry[]): unknown[] => lineage.map((e) => [e.round, e.version, e.status, e.verdict, e.n1_delta, e.ci95, e.proposer_tokens, e.screening, e.stopped_at, e.stop_reason]);
@@ -54,7 +57,7 @@ test('SIGKILL mid-screen, then --resume, ends as an uninterrupted loop', async (
   expect(output.final_skill?.version).toBe(expected.final_skill?.version);
 
   const { calls } = loopLedgers(join(dir, 'evolve', 'loop'));
-  expect(output.tokens.total).toBe(calls.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0));
+  expect(output.tokens.total).toBe(calls.reduce((acc, c) => acc + spent(c), 0));
   // Each committed call once: the calls of units cut off by the kill were moved to interrupted-calls.jsonl, never duplicated.
   const committed = loopLedgers(join(dir, 'evolve', 'loop')).files.filter((f) => f.endsWith('/calls.jsonl')).flatMap((f) => readJsonl<CallRecord>(f).records);
   const keys = committed.map((c) => `${c.run_id}|${c.case_id}|${c.arm}|${c.epoch}|${c.path}|${c.attempt}`);
@@ -89,5 +92,5 @@ test('Ctrl-C (SIGINT) stops the loop cleanly with exit 130 and a resume hint; --
   const output = JSON.parse(resumed.stdout) as Output;
   expect(output.status).toBe('complete');
   expect(output.lineage.map((e) => [e.version, e.status, e.verdict, e.stop_reason])).toEqual([['2', 'rejected', 'inconclusive', 'exhausted'], ['3', 'rejected', 'budget_leakage', expect.stringMatching(/^(leakage|futility)$/)]]);
-  expect(output.tokens.total).toBe(loopLedgers(loop).calls.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0));
+  expect(output.tokens.total).toBe(loopLedgers(loop).calls.reduce((acc, c) => acc + spent(c), 0));
 }, 120_000);

@@ -49,8 +49,25 @@ test('a run against a faulty upstream completes with every attempt recorded', as
   }
   expect(results.reduce((acc, r) => acc + r.retries, 0)).toBe(failed.filter((c) => c.retried).length);
 
-  // Missing usage: flagged on the call, counted on the result, total unknown — never 0.
-  const missing = calls.filter((c) => c.usage_missing);
+  // Attempts that may have been billed (5xx, reset, unparseable, timeout) are booked at their
+  // reservation, counted in their unit's total; refused ones (429) are booked 0.
+  const unknown = calls.filter((c) => c.note === 'outcome_unknown');
+  expect(unknown.length).toBeGreaterThan(0);
+  for (const call of unknown) {
+    expect(call.usage_missing).toBe(true);
+    expect(call.booked_tokens).toBe(call.reserved_tokens);
+    expect(call.reserved_tokens).toBeGreaterThan(0);
+  }
+  for (const call of failed.filter((c) => c.status === 429)) expect(call).toMatchObject({ usage_missing: false, booked_tokens: 0 });
+  expect(results.reduce((acc, r) => acc + (r.calls_outcome_unknown ?? 0), 0)).toBe(unknown.length);
+  for (const result of results) {
+    const booked = calls.filter((c) => c.case_id === result.case_id && c.arm === result.arm && c.epoch === result.epoch).reduce((acc, c) => acc + (c.booked_tokens ?? 0), 0);
+    if (result.total_tokens !== undefined) expect(result.total_tokens, `${result.case_id} ${result.arm}`).toBe(booked);
+    expect(booked).toBeLessThanOrEqual(result.budget);
+  }
+
+  // Missing usage on an answered call: flagged on the call, counted on the result, total unknown — never 0.
+  const missing = calls.filter((c) => c.usage_missing && c.note !== 'outcome_unknown');
   expect(missing.length).toBeGreaterThan(0);
   for (const call of missing) expect(call.total_tokens).toBeUndefined();
   const unknownTotals = results.filter((r) => r.calls_missing_usage > 0);

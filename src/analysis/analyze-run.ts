@@ -63,6 +63,10 @@ export interface Invariants {
   mismatchedArms: string[];
   callsMissingUsage: number;
   unitsMissingTokens: number;
+  /** Attempts that may have been billed but never said (timeouts, 5xx, …): booked at their reservations. */
+  callsOutcomeUnknown: number;
+  /** Σ those reservations inside the units' token totals (tokens). */
+  outcomeUnknownTokens: number;
   nonBindingArms: string[];
 }
 
@@ -156,6 +160,8 @@ function invariants(results: readonly ResultRecord[], table: Map<string, ArmCase
     mismatchedArms: [...table.entries()].filter(([, cases]) => [...cases.keys()].sort().join('\n') !== referenceIds).map(([arm]) => arm),
     callsMissingUsage: results.reduce((acc, r) => acc + r.calls_missing_usage, 0),
     unitsMissingTokens: results.filter((r) => r.total_tokens === undefined).length,
+    callsOutcomeUnknown: results.reduce((acc, r) => acc + (r.calls_outcome_unknown ?? 0), 0),
+    outcomeUnknownTokens: results.reduce((acc, r) => acc + (r.outcome_unknown_tokens ?? 0), 0),
     // The plan's guess yields to what happened: an arm some of whose paths B cut is bound by B
     // (an agent's turns share ⌊B/n⌋, so B binds late in a path though never on its first turn).
     nonBindingArms: context.nonBindingArms.filter((arm) => !results.some((r) => r.arm === arm && r.paths.some((p) => p.finish_reason === 'budget_exhausted'))),

@@ -3,6 +3,8 @@
  * before they go out and settle with billed usage when they return, so concurrent paths of
  * one case can never together exceed B.
  */
+import { isTokenCount } from '../core/usage-sanity.js';
+
 export class BudgetTracker {
   readonly budget: number;
   private settled = 0;
@@ -33,10 +35,12 @@ export class BudgetTracker {
   /**
    * Releases a reservation and books what was billed. Unknown usage books the reservation
    * itself: we cannot prove the call cost less, so the rest of the case must not assume it.
+   * A "billed" count that is not a token count (negative, fractional) is unknown too: it must
+   * never credit the case.
    */
   settle(reservation: number, billed: number | undefined): void {
     this.reserved = Math.max(0, this.reserved - reservation);
-    const cost = billed ?? reservation;
+    const cost = isTokenCount(billed) ? billed : reservation;
     this.settled += cost;
     if (this.settled > this.budget) this.overspend = this.settled - this.budget;
   }

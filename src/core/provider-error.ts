@@ -1,6 +1,8 @@
 /**
  * A failed model call. `isRetryable` follows the usual contract (408/409/429/5xx, timeouts,
  * connection errors, unparseable bodies); `retryAfterMs` carries the server's Retry-After.
+ * `mayHaveBilled` says whether the request can have reached the upstream whole: then the
+ * attempt's outcome is unknown and its reservation is booked (issue 20 item 1).
  */
 export type ProviderErrorKind = 'http' | 'timeout' | 'connection' | 'invalid_response' | 'aborted' | 'unsupported';
 
@@ -11,22 +13,36 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly isRetryable: boolean;
+  /**
+   * The request may have left the process whole, so the upstream may have billed it: a
+   * timeout, a 5xx, a reset or a body cut after the request was written, an unparseable body.
+   * False only where it provably never left (connection refused, DNS failure, the request not
+   * yet written) or the upstream refused it (4xx).
+   */
+  readonly mayHaveBilled: boolean;
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    options: { status?: number; retryAfterMs?: number; isRetryable?: boolean; cause?: unknown } = {},
+    options: { status?: number; retryAfterMs?: number; isRetryable?: boolean; mayHaveBilled?: boolean; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.isRetryable = options.isRetryable ?? defaultRetryable(kind, options.status);
+    this.mayHaveBilled = options.mayHaveBilled ?? defaultMayHaveBilled(kind, options.status);
   }
 }
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** A status line means the upstream answered: 5xx may follow work it billed, 4xx refused the request. */
+function defaultMayHaveBilled(kind: ProviderErrorKind, status: number | undefined): boolean {
+  if (kind === 'http') return status !== undefined && status >= 500;
+  return kind === 'timeout' || kind === 'connection' || kind === 'invalid_response';
 }
 
 function defaultRetryable(kind: ProviderErrorKind, status: number | undefined): boolean {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { OUTCOME_UNKNOWN } from '../ledger/call-intents.js';
 import { readJsonl } from '../ledger/jsonl-reader.js';
 import type { CallRecord } from '../ledger/records.js';
 
@@ -30,16 +31,17 @@ export function loopTokens(dir: string): LoopTokens {
     if (!existsSync(file)) return;
     tokens.ledgers.push(relative(dir, file));
     for (const call of readJsonl<CallRecord>(file).records) {
-      if (call.error !== undefined) continue;
-      if (call.total_tokens === undefined) {
+      const spent = spentBy(call);
+      if (spent === undefined) {
         tokens.callsMissingUsage += 1;
         continue;
       }
+      if (spent === 0) continue;
       const round = phase === 'propose' ? roundOfCase(call.case_id) ?? fallbackRound : fallbackRound;
-      tokens.total += call.total_tokens;
-      tokens.byPhase[phase] += call.total_tokens;
+      tokens.total += spent;
+      tokens.byPhase[phase] += spent;
       const perRound = tokens.byRound.get(round) ?? { diagnose: 0, propose: 0, screen: 0 };
-      perRound[phase] += call.total_tokens;
+      perRound[phase] += spent;
       tokens.byRound.set(round, perRound);
     }
   };
@@ -67,7 +69,18 @@ export function roundOfCase(caseId: string): number | undefined {
 export function runTokens(runDir: string): number {
   let total = 0;
   for (const name of LEDGER_FILES) {
-    for (const call of readJsonl<CallRecord>(join(runDir, name)).records) total += call.error === undefined ? call.total_tokens ?? 0 : 0;
+    for (const call of readJsonl<CallRecord>(join(runDir, name)).records) total += spentBy(call) ?? 0;
   }
   return total;
+}
+
+/**
+ * What a call spent: its billed total; an attempt of unknown outcome (it may have been billed:
+ * a timeout, a 5xx, a crash in flight) its reservation; a refused attempt 0; undefined when an
+ * answered call reported no usage.
+ */
+function spentBy(call: CallRecord): number | undefined {
+  if (call.note === OUTCOME_UNKNOWN) return call.reserved_tokens ?? call.booked_tokens ?? 0;
+  if (call.error !== undefined) return 0;
+  return call.total_tokens;
 }

@@ -61,8 +61,14 @@ export interface CallRecord {
   ts: string;
   /** Id of the attempt, shared with its call intent (run calls; absent in gateway records and older ledgers). */
   call_id?: string | undefined;
-  /** `outcome_unknown` records: the most the lost call could have billed (tokens). */
+  /** The attempt's reservation: prompt estimate + max_tokens × paths, the most it can bill (tokens). */
   reserved_tokens?: number | undefined;
+  /**
+   * What the attempt counts against B (tokens): its billed total, its reservation when the
+   * usage is unknown (`usage_missing`: none came back, or it was not a count), 0 when the
+   * request provably never reached the upstream or was refused. Absent in older ledgers.
+   */
+  booked_tokens?: number | undefined;
   /**
    * The factor the prompt reservation applied to our o200k count: 1 when the upstream bills
    * with that tokenizer, the learned (or seed) billed/counted ratio plus margin otherwise;
@@ -154,8 +160,20 @@ export interface ResultRecord {
   cost_usd?: number | null;
   /** Judge and selection tokens of this unit (tokens), counted toward B only with budget.include_judge. */
   judge_tokens?: number | undefined;
-  /** Calls that lacked usage. */
+  /** Answered calls that lacked usage (their unit's totals are then unknown). */
   calls_missing_usage: number;
+  /**
+   * Attempts whose outcome is unknown (`note: outcome_unknown`: timed out, 5xx, reset or
+   * unparseable after the request left), judging included: each may have been billed and is
+   * booked at its reservation. Absent in older ledgers.
+   */
+  calls_outcome_unknown?: number;
+  /**
+   * Σ reservations of those attempts that count toward B (generation; judging with
+   * budget.include_judge), included in prompt/completion/total_tokens as their worst case
+   * (tokens). Absent in older ledgers.
+   */
+  outcome_unknown_tokens?: number;
   calls: number;
   /** Attempts that were retried. */
   retries: number;

@@ -58,6 +58,12 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
+/**
+ * Codes that mean no connection was made, so no request left: the upstream cannot have billed.
+ * A reset, a broken pipe or a closed socket can come after the request was written: unknown.
+ */
+const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 export function toProviderError(error: unknown, outcome: AttemptOutcome): ProviderError {
   if (error instanceof ProviderError) return rescrub(error, outcome.secret);
   const clean = (text: string): string => truncate(scrubSecret(text, outcome.secret));
@@ -81,7 +87,7 @@ export function toProviderError(error: unknown, outcome: AttemptOutcome): Provid
   }
   if (isConnectionTimeout(error)) return new ProviderError('timeout', `request timed out after ${outcome.timeoutMs} ms`);
   if (isConnectionError(error)) {
-    return new ProviderError('connection', `connection error: ${clean(describeChain(error))}`);
+    return new ProviderError('connection', `connection error: ${clean(describeChain(error))}`, { mayHaveBilled: requestMayHaveLeft(error) });
   }
   // After the headers arrived, errors come from reading or parsing the body, unwrapped.
   if (hasConnectionCause(error)) {
@@ -104,6 +110,7 @@ function rescrub(error: ProviderError, secret: string | undefined): ProviderErro
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     isRetryable: error.isRetryable,
+    mayHaveBilled: error.mayHaveBilled,
   });
 }
 
@@ -140,6 +147,23 @@ function* causeChain(error: unknown): Generator<unknown> {
     yield current;
     current = isRecord(current) || current instanceof Error ? (current as { cause?: unknown }).cause : undefined;
   }
+}
+
+/**
+ * Whether a connection error can have followed a request that left whole. node-http-fetch
+ * says so itself (`requestSent`: the body was handed to the socket); otherwise only the
+ * codes that mean no connection was ever made prove it did not.
+ */
+function requestMayHaveLeft(error: unknown): boolean {
+  for (const link of causeChain(error)) {
+    const sent = isRecord(link) || link instanceof Error ? (link as { requestSent?: unknown }).requestSent : undefined;
+    if (typeof sent === 'boolean') return sent;
+  }
+  for (const link of causeChain(error)) {
+    const code = isRecord(link) || link instanceof Error ? (link as { code?: unknown }).code : undefined;
+    if (typeof code === 'string' && NEVER_CONNECTED_CODES.has(code)) return false;
+  }
+  return true;
 }
 
 function hasConnectionCause(error: unknown): boolean {

@@ -25,13 +25,53 @@ describe.each([
   });
 });
 
+// An upstream that is buggy or hostile (issue 20 item 6): a count that is not a non-negative
+// integer is no count, and the usage is unknown — the caller books the reservation, never a credit.
+describe.each([
+  ['openai-chat', mapOpenAIUsage, (p: unknown, c: unknown) => ({ prompt_tokens: p, completion_tokens: c, total_tokens: 100 })],
+  ['openai-responses', mapResponsesUsage, (p: unknown, c: unknown) => ({ input_tokens: p, output_tokens: c, total_tokens: 100 })],
+  ['anthropic-messages', mapAnthropicUsage, (p: unknown, c: unknown) => ({ input_tokens: p, output_tokens: c })],
+])('%s usage sanity', (_protocol, map, body) => {
+  test.each([
+    ['a negative completion', 2532, -2532],
+    ['a negative prompt', -10, 50],
+    ['a fractional count', 10.5, 50],
+    ['an infinite-looking count', 10, 1e300],
+  ])('%s → unknown', (_name, prompt, completion) => {
+    expect(map(body(prompt, completion))).toEqual(UNKNOWN);
+  });
+
+  test('sane counts pass unchanged', () => {
+    expect(map(body(40, 60)).totalTokens).toBe(100);
+  });
+});
+
+describe('usage sanity in nested fields', () => {
+  test('a negative Anthropic cache read cannot lower the prompt', () => {
+    expect(mapAnthropicUsage({ input_tokens: 3000, cache_read_input_tokens: -2990, output_tokens: 5 })).toEqual(UNKNOWN);
+  });
+
+  test('a negative cached or reasoning detail makes the usage unknown', () => {
+    expect(mapOpenAIUsage({ prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: -4 } })).toEqual(UNKNOWN);
+    expect(mapResponsesUsage({ input_tokens: 10, output_tokens: 5, output_tokens_details: { reasoning_tokens: 1.5 } })).toEqual(UNKNOWN);
+  });
+
+  test('null details are absent, not bad', () => {
+    expect(mapOpenAIUsage({ prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: null } }).totalTokens).toBe(15);
+  });
+});
+
 describe('openai-chat usage', () => {
   test('the provider total wins over the sum of parts', () => {
     expect(mapOpenAIUsage({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 16 }).totalTokens).toBe(16);
   });
 
-  test('non-numeric counts are unknown, and so is a total built from them', () => {
-    expect(mapOpenAIUsage({ prompt_tokens: '10', completion_tokens: 5 })).toEqual({ ...UNKNOWN, outputTokens: 5 });
+  test('a non-numeric count makes the whole usage unknown', () => {
+    expect(mapOpenAIUsage({ prompt_tokens: '10', completion_tokens: 5 })).toEqual(UNKNOWN);
+  });
+
+  test('a total below the sum of its parts is raised to the sum', () => {
+    expect(mapOpenAIUsage({ prompt_tokens: 1000, completion_tokens: 1532, total_tokens: 12 }).totalTokens).toBe(2532);
   });
 
   test('zero is a real zero', () => {

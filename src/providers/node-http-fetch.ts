@@ -6,7 +6,8 @@
  * The SDKs only need: status, ok, url, headers.get/entries, text(), json(), and a body to cancel
  * (never streamed here: the providers make non-streaming calls). Buffered bodies suffice.
  * Connection errors are thrown as `TypeError('fetch failed', { cause })`, like undici, so the
- * SDKs and `toProviderError` classify them exactly as before.
+ * SDKs and `toProviderError` classify them exactly as before, with `requestSent` added: whether
+ * the whole request had been handed to the socket when the connection failed.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -68,9 +69,16 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = (): void => signal?.removeEventListener('abort', onAbort);
+    // Handed whole to the socket: from here on the upstream may have the request (and bill it).
+    let sent = false;
+    request.on('finish', () => {
+      sent = true;
+    });
     request.on('error', (error) => {
       done();
-      reject(new TypeError('fetch failed', { cause: error }));
+      // `requestSent` lets toProviderError tell "never left" (refused, DNS, a reused socket
+      // closed before the write) from "left, then lost" (a reset while the upstream worked).
+      reject(Object.assign(new TypeError('fetch failed', { cause: error }), { requestSent: sent }));
     });
     request.on('response', (response) => {
       const chunks: Buffer[] = [];

@@ -39,51 +39,57 @@ describe.each(PROTOCOL_FIXTURES)('$protocol faults', (fixture) => {
     expect(error.retryAfterMs).toBe(250);
   });
 
+  // A 5xx may follow work the upstream billed (its outcome is unknown); a 4xx refused the request.
   test.each([
-    [500, true],
-    [503, true],
-    [408, true],
-    [409, true],
-    [400, false],
-    [401, false],
-    [404, false],
-    [422, false],
-  ])('HTTP %i → retryable %s', async (status, retryable) => {
+    [500, true, true],
+    [503, true, true],
+    [408, true, false],
+    [409, true, false],
+    [400, false, false],
+    [401, false, false],
+    [404, false, false],
+    [422, false, false],
+  ])('HTTP %i → retryable %s, may have billed %s', async (status, retryable, mayHaveBilled) => {
     stub.setHandler(() => ({ kind: 'json', status, body: errorBody(`status ${status}`) }));
     const error = await expectProviderError(fixture.create(stub.url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'http', status, isRetryable: retryable, retryAfterMs: undefined });
+    expect(error).toMatchObject({ kind: 'http', status, isRetryable: retryable, retryAfterMs: undefined, mayHaveBilled });
   });
 
   test('an error page that is not JSON still maps to http with its status', async () => {
     stub.setHandler(() => ({ kind: 'text', status: 502, contentType: 'text/html', text: '<html>Bad gateway</html>' }));
     const error = await expectProviderError(fixture.create(stub.url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'http', status: 502, isRetryable: true });
+    expect(error).toMatchObject({ kind: 'http', status: 502, isRetryable: true, mayHaveBilled: true });
   });
 
-  test('a connection reset before any byte is a retryable connection error', async () => {
+  test('a connection reset before any byte is a retryable connection error that may have billed (the request was written)', async () => {
     stub.setHandler(() => ({ kind: 'reset' }));
     const error = await expectProviderError(fixture.create(stub.url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'connection', isRetryable: true, status: undefined });
+    expect(error).toMatchObject({ kind: 'connection', isRetryable: true, status: undefined, mayHaveBilled: true });
   });
 
   test('a body cut short after the headers is a connection error', async () => {
     stub.setHandler(() => ({ kind: 'cut-body' }));
     const error = await expectProviderError(fixture.create(stub.url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'connection', isRetryable: true });
+    expect(error).toMatchObject({ kind: 'connection', isRetryable: true, mayHaveBilled: true });
   });
 
-  test('a refused connection is a connection error', async () => {
+  test('a refused connection is a connection error that provably never left (nothing billed)', async () => {
     const closed = await startStubServer(() => ({ kind: 'reset' }));
     const url = closed.url;
     await closed.close();
     const error = await expectProviderError(fixture.create(url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'connection', isRetryable: true });
+    expect(error).toMatchObject({ kind: 'connection', isRetryable: true, mayHaveBilled: false });
+  });
+
+  test('a host that does not resolve never left either', async () => {
+    const error = await expectProviderError(fixture.create('http://isobudget-no-such-host.invalid').generate(basicRequest()));
+    expect(error).toMatchObject({ kind: 'connection', mayHaveBilled: false });
   });
 
   test('a 200 with invalid JSON is a retryable invalid_response', async () => {
     stub.setHandler(() => ({ kind: 'text', text: '{"choices": [{"message": ' }));
     const error = await expectProviderError(fixture.create(stub.url).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'invalid_response', isRetryable: true, status: 200 });
+    expect(error).toMatchObject({ kind: 'invalid_response', isRetryable: true, status: 200, mayHaveBilled: true });
   });
 
   test('a 200 with an HTML body is an invalid_response', async () => {
@@ -117,7 +123,7 @@ describe.each(PROTOCOL_FIXTURES)('$protocol faults', (fixture) => {
     stub.setHandler(() => ({ kind: 'json', body: fixture.goodBody(), delayMs: 2_000 }));
     const started = Date.now();
     const error = await expectProviderError(fixture.create(stub.url, { timeoutMs: 150 }).generate(basicRequest()));
-    expect(error).toMatchObject({ kind: 'timeout', isRetryable: true });
+    expect(error).toMatchObject({ kind: 'timeout', isRetryable: true, mayHaveBilled: true });
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 

@@ -26,6 +26,7 @@ export function renderVerdict(record: VerdictRecord, options: { configPath?: str
   const erring = (inv.arm_errors ?? []).filter((e) => e.errors > 0);
   if (erring.length) lines.push(`errors: ${erring.map((e) => `${e.arm} ${e.errors} of ${e.paths} paths (${e.provider_errors} provider, ${e.scorer_errors} scorer, ${e.timeouts} timeout)`).join('; ')}${erring[0]?.first_error ? `; first: ${erring[0].first_error}` : ''}`);
   if (inv.calls_missing_usage > 0) lines.push(`warning: ${inv.calls_missing_usage} calls reported no usage; ${inv.units_missing_tokens} (case, arm) totals are unknown and left out of token metrics`);
+  if ((inv.calls_outcome_unknown ?? 0) > 0) lines.push(`note: ${inv.calls_outcome_unknown} attempts may have been billed without an answer (timeout, 5xx, reset); their ${(inv.outcome_unknown_tokens ?? 0).toLocaleString('en-US')} reserved tokens are counted as spent`);
   if (inv.non_binding_arms.length) lines.push(`note: B is not binding for ${inv.non_binding_arms.join(', ')} — capped alike, not spend-aligned`);
   if (record.attribution) {
     const text = renderAttribution(record.attribution);

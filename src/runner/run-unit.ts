@@ -1,5 +1,8 @@
 /** Runs one unit: executor → scorer per path → selector → result record. */
-import { LEDGER_SCHEMA_VERSION, type PathOutcome, type ResultRecord } from '../ledger/records.js';
+import { OUTCOME_UNKNOWN } from '../ledger/call-intents.js';
+import { LEDGER_SCHEMA_VERSION, type CallRecord, type PathOutcome, type ResultRecord } from '../ledger/records.js';
+import { callCostUsd } from '../pricing/call-cost.js';
+import type { PriceTable } from '../pricing/price-table.js';
 import type { Scorer, Score } from '../scorers/index.js';
 import type { Selector } from './selectors/index.js';
 import { countTokens } from '../core/tokens.js';
@@ -67,17 +70,23 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
   const answered = calls.filter((c) => c.error === undefined);
   const missing = answered.filter((c) => c.usage_missing).length;
   const isJudging = (c: (typeof calls)[number]): boolean => c.role === 'judge' || c.role === 'select';
+  const countsToward = (c: (typeof calls)[number]): boolean => !isJudging(c) || run.config.budget.includeJudge;
   // What counts toward B: generation, plus judging when budget.include_judge says so.
-  const counted = answered.filter((c) => !isJudging(c) || run.config.budget.includeJudge);
+  const counted = answered.filter(countsToward);
   const countedMissing = counted.filter((c) => c.usage_missing).length;
+  // Attempts that may have been billed but never said: booked at their reservations, counted.
+  const unknown = calls.filter((c) => c.note === OUTCOME_UNKNOWN);
+  const countedUnknown = unknown.filter(countsToward).map((c) => worstCase(c, run.prices));
+  const unknownTokens = countedUnknown.reduce((acc, c) => acc + c.total_tokens, 0);
   // Unknown is not zero: one unanswered usage makes the unit's total unknown.
   const sum = (field: 'prompt_tokens' | 'completion_tokens' | 'total_tokens'): number | undefined =>
-    countedMissing > 0 ? undefined : counted.reduce((acc, c) => acc + (c[field] ?? 0), 0);
+    countedMissing > 0 ? undefined : counted.reduce((acc, c) => acc + (c[field] ?? 0), 0) + countedUnknown.reduce((acc, c) => acc + c[field], 0);
   // Money for exactly what total_tokens counts: unknown when any counted call has no price.
-  const costs = counted.map((c) => c.cost_usd);
+  const costs = [...counted.map((c) => c.cost_usd), ...countedUnknown.map((c) => c.cost_usd)];
   const cost = countedMissing > 0 || costs.some((c) => typeof c !== 'number') ? null : costs.reduce<number>((acc, c) => acc + (c ?? 0), 0);
   const judging = answered.filter(isJudging);
-  const judgeTokens = judging.length === 0 || judging.some((c) => c.usage_missing) ? undefined : judging.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0);
+  const judgingUnknown = unknown.filter(isJudging).reduce((acc, c) => acc + (c.reserved_tokens ?? 0), 0);
+  const judgeTokens = judging.length === 0 || judging.some((c) => c.usage_missing) ? undefined : judging.reduce((acc, c) => acc + (c.total_tokens ?? 0), 0) + judgingUnknown;
   const passes = outcomes.filter((o) => o.passed).length;
   const chosen = selected === undefined ? undefined : outcomes[selected];
   return {
@@ -104,6 +113,8 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     cost_usd: cost,
     judge_tokens: judgeTokens,
     calls_missing_usage: missing,
+    calls_outcome_unknown: unknown.length,
+    outcome_unknown_tokens: unknownTokens,
     calls: calls.length,
     retries: calls.filter((c) => c.retried).length,
     budget: run.config.budget.totalTokensPerCase,
@@ -112,4 +123,15 @@ function buildResult(context: UnitContext, paths: PathRun[], scores: Score[], se
     latency_ms: latencyMs,
     ts: new Date().toISOString(),
   };
+}
+
+/**
+ * An attempt of unknown outcome at its worst case, as booked: the prompt estimate it reserved
+ * and every completion token it allowed (max_tokens × paths), priced like a billed call.
+ */
+function worstCase(call: CallRecord, prices: PriceTable): { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost_usd: number | null } {
+  const total = call.reserved_tokens ?? call.booked_tokens ?? 0;
+  const completion = Math.min(total, call.max_tokens * call.paths);
+  const prompt = total - completion;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total, cost_usd: callCostUsd({ model: call.model, prompt_tokens: prompt, cached_tokens: 0, completion_tokens: completion }, prices) };
 }

@@ -47,7 +47,7 @@ export interface RunContext {
   startCall: (start: CallStart) => string | Promise<string>;
   /** Called for run-level events the manifest should keep. */
   onEvent: (message: string) => void;
-  /** Called with billed tokens as calls return (live spend per arm). */
+  /** Called with booked tokens as attempts end (live spend per arm): billed, or the reservation when unknown. */
   onSpend: (arm: string, tokens: number) => void;
   /** Prices every call record is costed with (`cost_usd`). */
   prices: PriceTable;

@@ -57,7 +57,8 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
     arms: analysis.arms,
     invariants: {
       over_budget_units: inv.overBudgetUnits, missing_arms: inv.missingArms, mismatched_arms: inv.mismatchedArms, calls_missing_usage: inv.callsMissingUsage,
-      units_missing_tokens: inv.unitsMissingTokens, non_binding_arms: inv.nonBindingArms, arm_errors: analysis.arms.map(armErrorRecord),
+      units_missing_tokens: inv.unitsMissingTokens, calls_outcome_unknown: inv.callsOutcomeUnknown, outcome_unknown_tokens: inv.outcomeUnknownTokens,
+      non_binding_arms: inv.nonBindingArms, arm_errors: analysis.arms.map(armErrorRecord),
     },
     power,
     checks,

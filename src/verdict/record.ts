@@ -71,6 +71,10 @@ export interface VerdictRecord {
     mismatched_arms: string[];
     calls_missing_usage: number;
     units_missing_tokens: number;
+    /** Attempts of unknown outcome (they may have been billed), booked at their reservations. Absent in older records. */
+    calls_outcome_unknown?: number;
+    /** Σ those reservations counted in the units' token totals (tokens). Absent in older records. */
+    outcome_unknown_tokens?: number;
     non_binding_arms: string[];
     /** Per arm: paths that ended in a provider error, a scorer error or a timeout (gates.max_error_rate). */
     arm_errors: ArmErrorRecord[];

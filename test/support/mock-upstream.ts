@@ -20,14 +20,20 @@ export interface MockUpstreamOptions {
   answerTokens?: number;
   /** Generated when no cap field is present (default 50,000: "until the context ends"). */
   uncappedTokens?: number;
-  /** Wait before answering (ms, or a function for a random wait per request). */
-  delayMs?: number | (() => number);
+  /** Wait before answering (ms, or a function of the request's 1-based index for a wait per request). */
+  delayMs?: number | ((index: number) => number);
   /** Never answer (a hung upstream): the request is held until the socket closes. */
   hang?: boolean;
   /** Streams: send the first event, then this much silence before the rest (ms). */
   stallMs?: number;
   /** Streams: echo this text in the answer, cut in two across two writes. */
   echo?: string;
+  /** Who a bill is for, from the request body (default: the `x-claude-code-session-id` header). */
+  whoOf?: (body: Record<string, unknown>) => string;
+  /** After billing request `index` (1-based): answer 500, or cut the JSON body mid-way and close the socket. */
+  failAfterBilling?: (index: number) => 'http500' | 'cut-body' | undefined;
+  /** Non-streamed chat answers: the `usage` object sent instead of the true one (a buggy or hostile upstream). */
+  usageOf?: (prompt: number, completion: number) => Record<string, unknown>;
 }
 
 export interface MockBill {
@@ -133,17 +139,32 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     const previous = typeof body['previous_response_id'] === 'string' ? responseBills.get(body['previous_response_id']) ?? 0 : 0;
     const prompt = Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1)) + imageBill(route, body) + previous;
     const completion = perSequence * sequences;
-    const who = String(request.headers['x-claude-code-session-id'] ?? 'unknown');
+    const who = options.whoOf?.(body) ?? String(request.headers['x-claude-code-session-id'] ?? 'unknown');
     bills.push({ who, route, prompt, completion, total: prompt + completion });
     if (options.hang) return;
-    const delay = typeof options.delayMs === 'function' ? options.delayMs() : options.delayMs ?? 0;
+    const index = state.received;
+    const delay = typeof options.delayMs === 'function' ? options.delayMs(index) : options.delayMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (response.destroyed) return;
+    const fault = options.failAfterBilling?.(index);
+    if (fault === 'http500') {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }));
+      return;
+    }
+    if (fault === 'cut-body') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+      response.write('{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis');
+      response.destroy();
+      return;
+    }
     const usage = { prompt, completion, id: `resp_${(responses += 1)}` };
     responseBills.set(usage.id, prompt + completion);
     if (body['stream'] === true) return stream(response, route, usage, body);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(jsonAnswer(route, usage)));
+    const answerBody = jsonAnswer(route, usage);
+    if (options.usageOf && !route.endsWith('/messages') && !route.endsWith('/responses')) answerBody['usage'] = options.usageOf(prompt, completion);
+    response.end(JSON.stringify(answerBody));
   }
   async function stream(response: ServerResponse, route: string, usage: Usage, body: Body): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream' });

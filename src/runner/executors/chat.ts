@@ -44,15 +44,17 @@ async function runChat(context: UnitContext): Promise<PathRun[]> {
 }
 
 function nativePaths(outcome: CallOutcome, n: number, binding: boolean): PathRun[] {
-  if (!outcome.ok) return Array.from({ length: n }, (_, path) => failedPath(outcome, path));
+  if (!outcome.ok) return Array.from({ length: n }, (_, path) => failedPath(outcome, path, n));
   const total = outcome.result.usage.totalTokens;
-  const share = total === undefined ? undefined : total / n;
+  // Attempts of unknown outcome before the answer were booked too: they are the paths' spend.
+  const share = total === undefined ? undefined : (total + outcome.unknownBooked) / n;
   return Array.from({ length: n }, (_, path) => choicePath(outcome.result, path, share, binding));
 }
 
 function singlePath(outcome: CallOutcome, path: number, binding: boolean): PathRun {
   if (!outcome.ok) return failedPath(outcome, path);
-  return choicePath(outcome.result, 0, outcome.result.usage.totalTokens, binding, path);
+  const total = outcome.result.usage.totalTokens;
+  return choicePath(outcome.result, 0, total === undefined ? undefined : total + outcome.unknownBooked, binding, path);
 }
 
 function choicePath(result: GenerateResult, index: number, tokens: number | undefined, binding: boolean, path = index): PathRun {
@@ -64,8 +66,10 @@ function choicePath(result: GenerateResult, index: number, tokens: number | unde
   return { path, text: choice.text, finishReason: unified, tokens, error: undefined };
 }
 
-function failedPath(outcome: Extract<CallOutcome, { ok: false }>, path: number): PathRun {
-  return { path, text: '', finishReason: outcome.finish, tokens: undefined, error: outcome.error };
+function failedPath(outcome: Extract<CallOutcome, { ok: false }>, path: number, paths = 1): PathRun {
+  // What attempts of unknown outcome booked is the path's spend; nothing booked: no tokens known.
+  const tokens = outcome.unknownBooked > 0 ? outcome.unknownBooked / paths : undefined;
+  return { path, text: '', finishReason: outcome.finish, tokens, error: outcome.error };
 }
 
 /** Distinct, reproducible per-(epoch, path) seeds that stay within a signed 32-bit int. */

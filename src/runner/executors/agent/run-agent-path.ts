@@ -52,9 +52,14 @@ export async function runAgentPath(input: AgentPathInput): Promise<PathRun> {
       { path, paths: 1, promptEstimate: prompt, estimate },
       budget,
     );
-    if (!outcome.ok) return end(outcome.finish, outcome.error);
+    if (!outcome.ok) {
+      // Attempts of unknown outcome were booked at their reservations: the path spent them.
+      if (tokens !== undefined) tokens += outcome.unknownBooked;
+      return end(outcome.finish, outcome.error);
+    }
     turns += 1;
-    const billed = outcome.result.usage.totalTokens;
+    const answered = outcome.result.usage.totalTokens;
+    const billed = answered === undefined ? undefined : answered + outcome.unknownBooked;
     // Unknown is not zero: one call without usage makes the path's total unknown.
     tokens = tokens === undefined || billed === undefined ? undefined : tokens + billed;
     const choice = outcome.result.choices[0];

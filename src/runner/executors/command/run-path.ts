@@ -11,6 +11,7 @@ import { callCostUsd } from '../../../pricing/call-cost.js';
 import { runProcess, type ProcessResult } from '../../../scorers/run-process.js';
 import type { PathRun, UnitContext } from '../../unit-context.js';
 import { agentEnv } from './agent-env.js';
+import { distrustBadUsage, pathBooking } from './gateway-booking.js';
 import { renderArgv } from './argv-template.js';
 import type { RunGateway } from './run-gateway.js';
 import { preparePathDirs, removePathDirs } from './workdir.js';
@@ -63,10 +64,13 @@ export async function runCommandPath(input: CommandPathInput): Promise<PathRun> 
     await gateway.gateway.inFlight.idle(key.id, RECORD_GRACE_MS);
     gateway.keys.revoke(key.id);
     const records = gateway.sink.take(key.id);
-    // The agent's calls are the run's calls: costed with the run's prices.
-    for (const record of records) record.cost_usd = callCostUsd(record, run.prices);
+    // The agent's calls are the run's calls: costed with the run's prices; counts that are
+    // not token counts (a negative completion) are unknown, never a credit.
+    for (const record of records) {
+      if (!distrustBadUsage(record)) record.cost_usd = callCostUsd(record, run.prices);
+    }
     context.calls.push(...records);
-    const spent = gateway.keys.get(key.id)?.spent ?? 0;
+    const spent = pathBooking(records, gateway.keys.get(key.id)?.spent ?? 0, budget);
     context.budget.settle(0, spent);
     if (spent > 0) run.onSpend(unit.arm.arm, spent);
     if (result.kind === 'aborted' || run.signal.aborted) throw run.signal.reason;
