@@ -44,6 +44,17 @@ export interface RenderedReport {
 }
 
 export async function renderReport(input: ReportInput): Promise<RenderedReport> {
+  const { body, warnings } = await renderReportBody(input, { caseBrowser: true });
+  const { verdict } = input;
+  const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });
+  return { html, warnings };
+}
+
+/**
+ * The report's content without the page around it. `caseBrowser: false` leaves out the
+ * in-page case browser (the viewer pages cases on its server instead).
+ */
+export async function renderReportBody(input: ReportInput, options: { caseBrowser: boolean }): Promise<{ body: string; warnings: string[] }> {
   const { verdict, manifest, results } = input;
   const confidence = verdict.gates.confidence;
   const budget = verdict.same_budget?.budget ?? manifest?.config.budget.totalTokensPerCase;
@@ -78,11 +89,10 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
     armTableSection(verdict.arms, manifest, confidence),
     attributionSection(verdict.attribution),
     regressionSection(verdict, cases),
-    caseBrowserSection(cases, payload),
+    options.caseBrowser ? caseBrowserSection(cases, payload) : '',
     footer(input),
   ].join('\n');
-  const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });
-  return { html, warnings: charts.flatMap((c) => c?.warnings ?? []) };
+  return { body, warnings: charts.flatMap((c) => c?.warnings ?? []) };
 }
 
 function footer(input: ReportInput): string {
