@@ -4,7 +4,7 @@
  * is still being written is re-read as it grows. A run that cannot be read is shown as
  * broken with the reason — it never takes the server down.
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRun } from '../analysis/load-run.js';
 import type { Manifest } from '../ledger/manifest.js';
@@ -42,6 +42,17 @@ function stamp(file: string): string {
   return stat === undefined ? 'absent' : `${stat.size}:${stat.mtimeMs}`;
 }
 
+/** The ledger files a reader opens; one that is not a regular file (a FIFO would block a read for ever) makes the run broken. */
+const READ_FILES = ['manifest.json', 'calls.jsonl', 'results.jsonl', 'verdict.json', 'interrupted-calls.jsonl'];
+
+function irregular(dir: string): string | undefined {
+  for (const name of READ_FILES) {
+    const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    if (stat !== undefined && !stat.isFile()) return `${name} is not a regular file`;
+  }
+  return undefined;
+}
+
 export class RunSource {
   private readonly summaries = new Map<string, { key: string; summary: RunRow }>();
   private readonly views = new Map<string, { key: string; load: RunLoad }>();
@@ -52,6 +63,8 @@ export class RunSource {
   /** Every run of the folder, newest first. */
   list(now = new Date()): RunRow[] {
     const runs = listRunDirs(this.runsDir).map((entry) => {
+      const odd = irregular(entry.dir);
+      if (odd !== undefined) return brokenRow(entry.id, entry.dir, odd, entry.modifiedMs, now);
       const key = `${stamp(join(entry.dir, 'manifest.json'))}|${stamp(join(entry.dir, 'calls.jsonl'))}|${stamp(join(entry.dir, 'results.jsonl'))}|${stamp(join(entry.dir, 'verdict.json'))}`;
       const cached = this.summaries.get(entry.id);
       if (cached?.key === key) return { ...cached.summary, age_seconds: ageSeconds(cached.summary, entry.modifiedMs, now) };
@@ -67,6 +80,8 @@ export class RunSource {
     if (id.includes('/') || id.includes('\\') || id === '.' || id === '..') return undefined;
     const entry = inspectRunDir(join(this.runsDir, id), id);
     if (!entry) return undefined;
+    const odd = irregular(entry.dir);
+    if (odd !== undefined) return { ok: false, id, broken: odd };
     if (entry.broken !== undefined || !entry.manifest) return { ok: false, id, broken: entry.broken ?? 'no manifest' };
     const paths = runPaths(entry.dir);
     const key = `${stamp(paths.manifest)}|${stamp(paths.results)}|${stamp(paths.verdict)}`;
@@ -112,4 +127,11 @@ export class RunSource {
 function ageSeconds(summary: RunRow, modifiedMs: number, now: Date): number {
   const started = summary.created_at === null ? modifiedMs : Date.parse(summary.created_at);
   return Math.max(0, Math.round((now.getTime() - started) / 1000));
+}
+
+function brokenRow(id: string, dir: string, broken: string, modifiedMs: number, now: Date): RunRow {
+  return {
+    id, dir, experiment: null, status: 'broken', broken, split: null, verdict: null, cases: null, tokens: 0, calls_missing_usage: 0, cost_usd: null, calls_unpriced: 0, calls: 0,
+    ledger_error: null, created_at: null, age_seconds: Math.max(0, Math.round((now.getTime() - modifiedMs) / 1000)), tokensPerSuccess: null, progress: '—', resumePath: dir,
+  };
 }
