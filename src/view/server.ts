@@ -22,6 +22,8 @@ export interface ViewServerOptions {
   port: number;
   /** Review decisions need it; undefined: the page is read-only. */
   token: string | undefined;
+  /** Read runs and draw their charts before the first visit (default on). */
+  warm?: boolean;
   /** How often live runs are checked for progress (ms). */
   liveIntervalMs?: number;
 }
@@ -180,10 +182,13 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       allowedHosts = new Set([`${shown}:${address.port}`, `localhost:${address.port}`, `127.0.0.1:${address.port}`, `[::1]:${address.port}`, `${options.host}:${address.port}`].map((x) => x.toLowerCase()));
+      const warming = new AbortController();
+      if (options.warm !== false) void app.warm(warming.signal).catch(() => undefined);
       resolve({
         url: `http://${shown}:${address.port}`,
         close: () =>
           new Promise<void>((done) => {
+            warming.abort();
             clearInterval(timer);
             for (const socket of sockets) socket.end();
             server.close(() => done());

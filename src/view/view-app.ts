@@ -80,6 +80,23 @@ export class ViewApp {
     return body;
   }
 
+  /**
+   * Reads every run and draws its charts ahead of the first visit, newest first, one run per
+   * turn of the event loop (requests are answered in between). Stops when `signal` aborts.
+   */
+  async warm(signal: AbortSignal): Promise<number> {
+    let warmed = 0;
+    for (const row of this.options.runs.list(this.now())) {
+      if (signal.aborted) break;
+      await new Promise((resolve) => setImmediate(resolve));
+      const load = this.options.runs.load(row.id);
+      if (!load?.ok) continue;
+      await this.reportBody(load.run).catch(() => undefined);
+      warmed += 1;
+    }
+    return warmed;
+  }
+
   gridQuery(params: URLSearchParams): GridQuery {
     const filter = params.get('filter') ?? 'all';
     const page = Number.parseInt(params.get('page') ?? '1', 10);

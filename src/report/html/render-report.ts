@@ -10,7 +10,7 @@ import { armTableSection } from './arm-table-section.js';
 import { attributionSection } from './attribution-section.js';
 import { CASE_BROWSER_SCRIPT } from './case-browser-script.js';
 import { caseBrowserSection } from './case-browser-section.js';
-import type { CaseText } from './case-data.js';
+import { caseBrowserData, type CaseText } from './case-data.js';
 import { packCases, type PackOptions } from './pack-case-data.js';
 import { escapeHtml as h } from './escape.js';
 import { forestRows, forestSpec } from './forest-chart.js';
@@ -76,7 +76,8 @@ export async function renderReportBody(input: ReportInput, options: { caseBrowse
   const level = `${Math.round(confidence * 100)}%`;
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
-  const { data: cases, payload } = packCases(results, input.texts, input.caseData);
+  // Without the in-page browser only the regression section reads the case data: no outputs, no packing.
+  const { data: cases, payload } = options.caseBrowser ? packCases(results, input.texts, input.caseData) : { data: caseBrowserData(results, input.texts, { outputBudget: 0, maxOutput: 0 }), payload: '' };
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
