@@ -50,4 +50,9 @@ describe('layers', () => {
     const circles = [...imports].flatMap(([file, targets]) => [...targets].filter((target) => file < target && imports.get(target)?.has(file)).map((target) => `${file} <-> ${target}`));
     expect(circles).toEqual([]);
   });
+
+  test('the viewer is an outer room: nothing but src/cli imports src/view', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'view' && e.name !== 'cli').map((e) => e.name);
+    expect(folders.flatMap((folder) => crossings(folder, 'view'))).toEqual([]);
+  });
 });

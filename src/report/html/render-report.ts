@@ -10,7 +10,7 @@ import { armTableSection } from './arm-table-section.js';
 import { attributionSection } from './attribution-section.js';
 import { CASE_BROWSER_SCRIPT } from './case-browser-script.js';
 import { caseBrowserSection } from './case-browser-section.js';
-import type { CaseText } from './case-data.js';
+import { caseBrowserData, type CaseText } from './case-data.js';
 import { packCases, type PackOptions } from './pack-case-data.js';
 import { escapeHtml as h } from './escape.js';
 import { forestRows, forestSpec } from './forest-chart.js';
@@ -44,6 +44,17 @@ export interface RenderedReport {
 }
 
 export async function renderReport(input: ReportInput): Promise<RenderedReport> {
+  const { body, warnings } = await renderReportBody(input, { caseBrowser: true });
+  const { verdict } = input;
+  const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });
+  return { html, warnings };
+}
+
+/**
+ * The report's content without the page around it. `caseBrowser: false` leaves out the
+ * in-page case browser (the viewer pages cases on its server instead).
+ */
+export async function renderReportBody(input: ReportInput, options: { caseBrowser: boolean }): Promise<{ body: string; warnings: string[] }> {
   const { verdict, manifest, results } = input;
   const confidence = verdict.gates.confidence;
   const budget = verdict.same_budget?.budget ?? manifest?.config.budget.totalTokensPerCase;
@@ -65,7 +76,8 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const level = `${Math.round(confidence * 100)}%`;
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
-  const { data: cases, payload } = packCases(results, input.texts, input.caseData);
+  // Without the in-page browser only the regression section reads the case data: no outputs, no packing.
+  const { data: cases, payload } = options.caseBrowser ? packCases(results, input.texts, input.caseData) : { data: caseBrowserData(results, input.texts, { outputBudget: 0, maxOutput: 0 }), payload: '' };
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
@@ -78,11 +90,10 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
     armTableSection(verdict.arms, manifest, confidence),
     attributionSection(verdict.attribution),
     regressionSection(verdict, cases),
-    caseBrowserSection(cases, payload),
+    options.caseBrowser ? caseBrowserSection(cases, payload) : '',
     footer(input),
   ].join('\n');
-  const html = renderPage({ title: `isobudget: ${verdict.verdict} — ${verdict.candidate_id} vs ${verdict.baseline_id}`, css: REPORT_CSS, body, script: CASE_BROWSER_SCRIPT });
-  return { html, warnings: charts.flatMap((c) => c?.warnings ?? []) };
+  return { body, warnings: charts.flatMap((c) => c?.warnings ?? []) };
 }
 
 function footer(input: ReportInput): string {
