@@ -15,6 +15,11 @@ describe('upstreamUrl', () => {
     { base: 'https://api.openai.com/v1/', path: '/v1/chat/completions', url: 'https://api.openai.com/v1/chat/completions' },
     { base: 'https://taotoken.net/api', path: '/v1/messages', url: 'https://taotoken.net/api/v1/messages' },
     { base: 'http://127.0.0.1:8787', path: '/v1/models', url: 'http://127.0.0.1:8787/v1/models' },
+    // Issue 20 item 10: only allow-listed query parameters leave; a virtual key in the query never does.
+    { base: 'https://api.anthropic.com', path: '/v1/messages?key=ibk-secret&beta=true', url: 'https://api.anthropic.com/v1/messages?beta=true' },
+    { base: 'https://x.openai.azure.com/openai/v1', path: '/v1/chat/completions?api-version=2025-04-01-preview&k%65y=ibk-x&stream=true', url: 'https://x.openai.azure.com/openai/v1/chat/completions?api-version=2025-04-01-preview' },
+    { base: 'http://127.0.0.1:8787/v1', path: '/v1/responses?key=ibk-secret', url: 'http://127.0.0.1:8787/v1/responses' },
+    { base: 'http://127.0.0.1:8787', path: '/v1/messages?%E0%A4%A=1&beta', url: 'http://127.0.0.1:8787/v1/messages?beta' },
   ])('$base + $path', ({ base, path, url }) => {
     expect(upstreamUrl(base, path).toString()).toBe(url);
   });
