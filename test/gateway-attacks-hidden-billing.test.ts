@@ -94,7 +94,8 @@ describe('item 2: Responses input the gateway never looked at', () => {
     const body = { model: freshModel('gpt-4o'), max_output_tokens: 100, input: [{ type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'the screenshots' }, ...images] }] };
     const { who, statuses } = await drain(RESPONSES, 3_000, body);
     expect(upstream.billedBy(who)).toBeLessThanOrEqual(3_000);
-    expect(statuses.at(-1)).toBe(429);
+    // A spent key on the Responses API: 400 budget_exhausted (what Codex shows and does not retry).
+    expect(statuses.at(-1)).toBe(400);
   });
 
   test('computer_call_output screenshots (inline and by file id) are reserved: Σ billed ≤ B', async () => {
@@ -105,7 +106,7 @@ describe('item 2: Responses input the gateway never looked at', () => {
     // The upstream bills 1,105 + 765 for the two images: more than the key holds.
     const { who, statuses } = await drain(RESPONSES, 1_500, body);
     expect(upstream.billedBy(who)).toBeLessThanOrEqual(1_500);
-    expect(statuses).toEqual([429]);
+    expect(statuses).toEqual([400]);
   });
 
   test.each([

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { IsobudgetError } from '../core/errors.js';
 import { checkBind, isLoopbackHost } from './bind-policy.js';
 import { accessTokenMatches, attemptNumber, presentedKeys, sessionId } from './client-credentials.js';
-import { budgetSpentReply, unauthorizedReply } from './error-reply.js';
+import { budgetSpentReply, keyClosedReply, unauthorizedReply } from './error-reply.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './forward-headers.js';
 import { familyOf, findRoute } from './routes.js';
 import { makeScrubber } from './scrubber.js';
@@ -86,6 +86,11 @@ describe('replies', () => {
     expect(anthropic.headers['x-should-retry']).toBe('false');
     expect(anthropic.headers).not.toHaveProperty('retry-after');
     expect(JSON.parse(anthropic.body)).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('budget of this key is spent') } });
+    // Codex 0.171.0 (Responses only) rewrites a 429's message and retries a 403: there it is a 400.
+    expect(budgetSpentReply('openai', 'x', 'openai-responses').status).toBe(400);
+    expect(budgetSpentReply('openai', 'x', 'openai-chat').status).toBe(429);
+    expect(keyClosedReply('openai', 'x', 'openai-responses').status).toBe(400);
+    expect(keyClosedReply('anthropic', 'x', 'anthropic-messages').status).toBe(403);
     expect(JSON.parse(budgetSpentReply('openai', 'x').body)).toEqual({ error: { message: expect.stringContaining('budget'), type: 'insufficient_quota', param: null, code: 'budget_exhausted' } });
     expect(JSON.parse(unauthorizedReply('anthropic', 'unknown virtual key').body).error.type).toBe('authentication_error');
   });

@@ -8,7 +8,7 @@
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
 import type { Admission, AdmitRequest } from '../budget/key-budgets.js';
 import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
-import { budgetSpentReply, errorReply, type GatewayReply } from '../error-reply.js';
+import { budgetSpentReply, errorReply, keyClosedReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
@@ -125,9 +125,11 @@ function judge(input: AdmitInput, admission: Admission, requested: number | unde
   if (admission.ok) return { ok: true, admission, requested, estimate };
   if (admission.reason === 'closed') {
     const message = `isobudget gateway: ${admission.detail}`;
-    return refused(requested, errorReply(input.family, 403, message, { code: 'key_closed', headers: { 'x-should-retry': 'false' } }), 403, message, 'denied: key closed');
+    const reply = keyClosedReply(input.family, message, input.protocol);
+    return refused(requested, reply, reply.status, message, 'denied: key closed');
   }
-  return refused(requested, budgetSpentReply(input.family, admission.detail), 429, `budget spent: ${admission.detail}`, 'denied by the gateway', finishReason('budget_exhausted', 'budget_spent'));
+  const reply = budgetSpentReply(input.family, admission.detail, input.protocol);
+  return refused(requested, reply, reply.status, `budget spent: ${admission.detail}`, 'denied by the gateway', finishReason('budget_exhausted', 'budget_spent'));
 }
 
 function refused(requested: number | undefined, reply: GatewayReply, status: number, error: string, note: string, finish = finishReason('error', 'refused')): Admitted {
