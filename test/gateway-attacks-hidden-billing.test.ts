@@ -181,7 +181,7 @@ describe('item 7: compressed upstream answers', () => {
     ['a 401', { status: 401 }, false],
     ['an SSE stream', {}, true],
   ])('%s in gzip is decompressed and scrubbed: the upstream key never reaches the client', async (_name, options, stream) => {
-    upstream.set({ gzip: true, echoCredential: true, answerTokens: 50, ...options });
+    upstream.set({ compress: 'gzip', echoCredential: true, answerTokens: 50, ...options });
     try {
       const { secret, who, id } = mint(10_000);
       const reply = await post(MESSAGES, secret, who, { model: 'claude', max_tokens: 100, stream, messages: [{ role: 'user', content: 'hi' }] });
@@ -192,6 +192,38 @@ describe('item 7: compressed upstream answers', () => {
       expect(JSON.stringify(record)).not.toContain(UPSTREAM_KEY);
       // The usage was read from the decompressed bytes: booked at the bill, not the reservation.
       if (reply.status === 200) expect(record?.total_tokens).toBe(upstream.billedBy(who));
+    } finally {
+      upstream.set({});
+    }
+  });
+});
+
+describe('item 7: other codings', () => {
+  test.each(['deflate', 'br'] as const)('a %s JSON answer is decompressed, scrubbed and its usage read', async (compress) => {
+    upstream.set({ compress, echoCredential: true, answerTokens: 50 });
+    try {
+      const { secret, who, id } = mint(10_000);
+      const reply = await post(CHAT, secret, who, { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      expect(reply.status).toBe(200);
+      expect(reply.text).not.toContain(UPSTREAM_KEY);
+      expect(reply.text).toContain('[redacted]');
+      expect(sink.records.find((entry) => entry.key_id === id)?.total_tokens).toBe(upstream.billedBy(who));
+    } finally {
+      upstream.set({});
+    }
+  });
+
+  test('a coding the gateway cannot undo is a 502, none of its bytes relayed, and the reservation booked', async () => {
+    upstream.set({ compress: 'x-unknown', echoCredential: true, answerTokens: 50 });
+    try {
+      const { secret, who, id } = mint(10_000);
+      const reply = await post(CHAT, secret, who, { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      expect(reply.status).toBe(502);
+      expect(codeOf(reply.json)).toBe('upstream_encoding');
+      expect(reply.text).not.toContain(UPSTREAM_KEY);
+      const record = sink.records.find((entry) => entry.key_id === id);
+      expect(record?.booked_tokens).toBe(record?.reserved_tokens);
+      expect(record?.booked_tokens ?? 0).toBeGreaterThanOrEqual(upstream.billedBy(who));
     } finally {
       upstream.set({});
     }

@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGzip, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { countTokens } from '../../src/core/tokens.js';
 
 export interface MockUpstreamOptions {
@@ -31,8 +31,8 @@ export interface MockUpstreamOptions {
   echo?: string;
   /** Reads cap fields as a first-duplicate-wins JSON reader does (Go's encoding/json keeps the last; many hand-written readers the first). */
   firstDuplicate?: boolean;
-  /** Compresses every answer with gzip whatever the request's accept-encoding said. */
-  gzip?: boolean;
+  /** Compresses every answer whatever the request's accept-encoding said (`x-unknown`: the plain bytes, labelled with a coding nobody knows). */
+  compress?: 'gzip' | 'deflate' | 'br' | 'x-unknown';
   /** Echoes the credential it was sent (its own key, as a careless upstream does in errors) in every answer; with `status` too. */
   echoCredential?: boolean;
   /** Answers with this status (e.g. 401) and an error body instead of a completion. */
@@ -203,18 +203,19 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     send(response, 200, 'application/json', JSON.stringify(tamper(jsonAnswer(route, usage, echo), options.usage)));
   }
   function send(response: ServerResponse, status: number, type: string, text: string): void {
-    if (!options.gzip) {
+    const coding = options.compress;
+    if (coding === undefined) {
       response.writeHead(status, { 'content-type': type });
       response.end(text);
       return;
     }
-    const zipped = gzipSync(text);
-    response.writeHead(status, { 'content-type': type, 'content-encoding': 'gzip', 'content-length': String(zipped.length) });
+    const zipped = coding === 'gzip' ? gzipSync(text) : coding === 'deflate' ? deflateSync(text) : coding === 'br' ? brotliCompressSync(text) : Buffer.from(text);
+    response.writeHead(status, { 'content-type': type, 'content-encoding': coding, 'content-length': String(zipped.length) });
     response.end(zipped);
   }
   async function stream(response: ServerResponse, route: string, usage: Usage, body: Body, credential: string | undefined): Promise<void> {
     const events = sseAnswer(route, usage, body, credential ?? options.echo ?? 'ok', options.usage);
-    if (options.gzip) {
+    if (options.compress === 'gzip') {
       // A compressed stream: one gzip member, flushed per event, as a compressing proxy sends it.
       response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
       const zip = createGzip();
