@@ -79,6 +79,8 @@ const OTHERS = [
   { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
   // ~76 KB Claude Code-shaped bodies through the gateway: gateway_ms, first call, a 200k-letter body beside a small one (issue 16 item 8).
   { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
+  // The gateway's CPU per call beside a bare parse-and-forward proxy, one process, ~70 KB Claude Code bodies (issue 20: ≤ 1.4×).
+  { name: 'gateway-cpu-vs-proxy', script: 'gateway-cpu-vs-proxy.mjs', args: [] },
   // Team scale on PostgreSQL (issue 13; need a server, see bench/support/team-db.mjs).
   { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },

@@ -67,7 +67,9 @@ describe('previous_response_id', () => {
     for (let turn = 0; turn < 6; turn += 1) {
       const next = await post(RESPONSES, secret, who, { model: 'm', input: 'Go on.', previous_response_id: previous, max_output_tokens: 2000 });
       if (next.status !== 200) {
-        expect(next.status).toBe(429);
+        // A spent key on the Responses API is a 400 budget_exhausted (what Codex shows and does not retry).
+        expect(next.status).toBe(400);
+        expect((next.json['error'] as Record<string, unknown>)['code']).toBe('budget_exhausted');
         break;
       }
       previous = next.json['id'] as string;

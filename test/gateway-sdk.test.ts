@@ -117,10 +117,11 @@ describe('budget enforcement', () => {
     const served = outcomes.filter((o) => o.status === 'fulfilled');
     expect(served.length).toBeGreaterThan(1);
     expect(denied.length).toBeGreaterThan(0);
-    for (const outcome of denied) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ status: 429 });
+    // 429 budget_exhausted; on the Responses API a 400 (what Codex shows and does not retry).
+    for (const outcome of denied) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ status: expect.toBeOneOf([429, 400]) });
     // One record per request: the SDKs did not retry the denials (x-should-retry: false).
     expect(records).toHaveLength(50);
-    expect(records.filter((r) => r.status === 429)).toHaveLength(denied.length);
+    expect(records.filter((r) => r.finish_reason === 'budget_exhausted' && r.status !== 200)).toHaveLength(denied.length);
     expect(h.sim.stats.requests - simBefore).toBe(served.length);
     // What was left was handed out as output cap, never more.
     for (const record of records.filter((r) => r.status === 200)) expect(record.max_tokens).toBeLessThan(B);
@@ -139,10 +140,12 @@ describe('budget enforcement', () => {
     const chat = await openai(key).chat.completions.create({ model: 'sim-small', messages: [{ role: 'user', content: QUESTION.repeat(20) }] }).catch((e: unknown) => e);
     expect(chat).toBeInstanceOf(OpenAI.RateLimitError);
     expect((chat as InstanceType<typeof OpenAI.RateLimitError>).error).toEqual({ message: expect.stringContaining('budget'), type: 'insufficient_quota', param: null, code: 'budget_exhausted' });
+    // The Responses API (Codex's) gets a 400: Codex retries a 403 and rewrites a 429's message, a 400 it prints as sent.
     const responses = await openai(key).responses.create({ model: 'sim-small', input: QUESTION.repeat(20) }).catch((e: unknown) => e);
-    expect((responses as { status?: number }).status).toBe(429);
+    expect(responses).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((responses as InstanceType<typeof OpenAI.BadRequestError>).error).toEqual({ message: expect.stringContaining('token budget of this key is spent'), type: 'insufficient_quota', param: null, code: 'budget_exhausted' });
     expect(h.sim.stats.requests).toBe(simBefore);
-    expect(h.sink.records.slice(-3).map((r) => [r.status, r.finish_reason, r.attempt])).toEqual([[429, 'budget_exhausted', 1], [429, 'budget_exhausted', 1], [429, 'budget_exhausted', 1]]);
+    expect(h.sink.records.slice(-3).map((r) => [r.status, r.finish_reason, r.attempt])).toEqual([[429, 'budget_exhausted', 1], [429, 'budget_exhausted', 1], [400, 'budget_exhausted', 1]]);
     // Never forwarded: no gateway time to report.
     expect(h.sink.records.slice(-3).map((r) => r.gateway_ms)).toEqual([undefined, undefined, undefined]);
   });

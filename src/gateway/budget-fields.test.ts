@@ -4,6 +4,7 @@ import { readBudgetFields } from './budget-fields.js';
 import { clampRequest } from './clamp-request.js';
 import type { GenerationProtocol } from './routes.js';
 import { unestimableField } from './unestimable-fields.js';
+import { rawKeyCount, walkBody } from './body-walk.js';
 
 describe('readBudgetFields', () => {
   test.each([
@@ -60,7 +61,10 @@ describe('real client bodies pass', () => {
       if (body === null || typeof body !== 'object') continue;
       const protocol: GenerationProtocol = path.startsWith('/v1/messages') ? 'anthropic-messages' : 'openai-responses';
       expect(readBudgetFields(protocol, body).ok).toBe(true);
-      expect(unestimableField(protocol, body)).toBeUndefined();
+      const walk = walkBody(body);
+      expect(unestimableField(protocol, body, walk)).toBeUndefined();
+      // Each key once: the duplicate-key check passes real clients' bytes.
+      expect(rawKeyCount(JSON.stringify(body))).toBe(walk.keys);
     }
   });
 });

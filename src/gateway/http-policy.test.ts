@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { IsobudgetError } from '../core/errors.js';
 import { checkBind, isLoopbackHost } from './bind-policy.js';
 import { accessTokenMatches, attemptNumber, presentedKeys, sessionId } from './client-credentials.js';
-import { budgetSpentReply, unauthorizedReply } from './error-reply.js';
+import { budgetSpentReply, keyClosedReply, unauthorizedReply } from './error-reply.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './forward-headers.js';
 import { familyOf, findRoute } from './routes.js';
 import { makeScrubber } from './scrubber.js';
@@ -15,6 +15,11 @@ describe('upstreamUrl', () => {
     { base: 'https://api.openai.com/v1/', path: '/v1/chat/completions', url: 'https://api.openai.com/v1/chat/completions' },
     { base: 'https://taotoken.net/api', path: '/v1/messages', url: 'https://taotoken.net/api/v1/messages' },
     { base: 'http://127.0.0.1:8787', path: '/v1/models', url: 'http://127.0.0.1:8787/v1/models' },
+    // Issue 20 item 10: only allow-listed query parameters leave; a virtual key in the query never does.
+    { base: 'https://api.anthropic.com', path: '/v1/messages?key=ibk-secret&beta=true', url: 'https://api.anthropic.com/v1/messages?beta=true' },
+    { base: 'https://x.openai.azure.com/openai/v1', path: '/v1/chat/completions?api-version=2025-04-01-preview&k%65y=ibk-x&stream=true', url: 'https://x.openai.azure.com/openai/v1/chat/completions?api-version=2025-04-01-preview' },
+    { base: 'http://127.0.0.1:8787/v1', path: '/v1/responses?key=ibk-secret', url: 'http://127.0.0.1:8787/v1/responses' },
+    { base: 'http://127.0.0.1:8787', path: '/v1/messages?%E0%A4%A=1&beta', url: 'http://127.0.0.1:8787/v1/messages?beta' },
   ])('$base + $path', ({ base, path, url }) => {
     expect(upstreamUrl(base, path).toString()).toBe(url);
   });
@@ -81,6 +86,11 @@ describe('replies', () => {
     expect(anthropic.headers['x-should-retry']).toBe('false');
     expect(anthropic.headers).not.toHaveProperty('retry-after');
     expect(JSON.parse(anthropic.body)).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('budget of this key is spent') } });
+    // Codex 0.171.0 (Responses only) rewrites a 429's message and retries a 403: there it is a 400.
+    expect(budgetSpentReply('openai', 'x', 'openai-responses').status).toBe(400);
+    expect(budgetSpentReply('openai', 'x', 'openai-chat').status).toBe(429);
+    expect(keyClosedReply('openai', 'x', 'openai-responses').status).toBe(400);
+    expect(keyClosedReply('anthropic', 'x', 'anthropic-messages').status).toBe(403);
     expect(JSON.parse(budgetSpentReply('openai', 'x').body)).toEqual({ error: { message: expect.stringContaining('budget'), type: 'insufficient_quota', param: null, code: 'budget_exhausted' } });
     expect(JSON.parse(unauthorizedReply('anthropic', 'unknown virtual key').body).error.type).toBe('authentication_error');
   });

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { countTokens } from '../../src/core/tokens.js';
 
 export interface MockUpstreamOptions {
@@ -34,6 +35,18 @@ export interface MockUpstreamOptions {
   failAfterBilling?: (index: number) => 'http500' | 'cut-body' | undefined;
   /** Non-streamed chat answers: the `usage` object sent instead of the true one (a buggy or hostile upstream). */
   usageOf?: (prompt: number, completion: number) => Record<string, unknown>;
+  /** Reads cap fields as a first-duplicate-wins JSON reader does (Go's encoding/json keeps the last; many hand-written readers the first). */
+  firstDuplicate?: boolean;
+  /** Compresses every answer whatever the request's accept-encoding said (`x-unknown`: the plain bytes, labelled with a coding nobody knows). */
+  compress?: 'gzip' | 'deflate' | 'br' | 'x-unknown';
+  /** Echoes the credential it was sent (its own key, as a careless upstream does in errors) in every answer; with `status` too. */
+  echoCredential?: boolean;
+  /** Answers with this status (e.g. 401) and an error body instead of a completion. */
+  status?: number;
+  /** Reports usage as a buggy or hostile upstream might: negative completion, a total below its parts, or a trailing zero usage event. */
+  usage?: 'negative' | 'short-total' | 'trailing-zero';
+  /** Streams: after the first event, only keep-alive pings every this many ms, for ever. */
+  pingEveryMs?: number;
 }
 
 export interface MockBill {
@@ -51,6 +64,8 @@ export interface MockUpstream {
   abandoned: number;
   /** Requests received (headers and body) per route. */
   received: number;
+  /** The path and query of every request received. */
+  urls: string[];
   billedBy(who: string): number;
   set(options: MockUpstreamOptions): void;
   close(): Promise<void>;
@@ -73,6 +88,38 @@ function promptText(body: Body): string {
 }
 
 /**
+ * What the providers bill beyond the body's text, by their documented behaviour (sizes here
+ * are the mock's choice): a stored item an `item_reference` names, a file, web search results
+ * (OpenRouter `:online` and the `web` plugin, chat `web_search_options`).
+ */
+export const HIDDEN_BILLS = { storedItem: 2_000, file: 3_000, search: 4_000 } as const;
+
+function hiddenBill(body: Body): number {
+  let total = 0;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const part = value as Body;
+    if (part['type'] === 'item_reference') total += HIDDEN_BILLS.storedItem;
+    if (part['type'] === 'input_file' || part['type'] === 'file') total += HIDDEN_BILLS.file;
+    for (const field of ['content', 'input', 'messages', 'output']) if (part[field] !== undefined) visit(part[field]);
+  };
+  visit(body['messages'] ?? body['input']);
+  const plugins = Array.isArray(body['plugins']) ? (body['plugins'] as Body[]) : [];
+  if (String(body['model']).endsWith(':online') || plugins.some((plugin) => plugin['id'] === 'web') || body['web_search_options'] !== undefined) total += HIDDEN_BILLS.search;
+  return total;
+}
+
+/** The first value of a top-level key in the raw text, as a first-duplicate-wins reader sees it. */
+function firstNumber(text: string, key: string): number | undefined {
+  const match = new RegExp(`"${key}"\\s*:\\s*"?(\\d+)`).exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/**
  * Images as the providers bill them (their published formulas, written out here apart from the
  * gateway's): Anthropic ⌈w·h/750⌉ after fitting the long edge into 1568; OpenAI 85 + 170 per
  * 512-px tile after fitting into 2048 and the short side into 768 (85 at detail low). Sizes
@@ -88,7 +135,9 @@ function imageBill(route: string, body: Body): number {
     if (typeof value !== 'object' || value === null) return;
     const part = value as Body;
     const source = part['source'] as Body | undefined;
-    const url = part['type'] === 'image_url' ? ((part['image_url'] as Body)['url'] as string) : part['type'] === 'input_image' ? (part['image_url'] as string) : undefined;
+    const screenshot = part['type'] === 'input_image' || part['type'] === 'computer_screenshot';
+    // An image by file id is billed as a remote one (1024×1024 here).
+    const url = part['type'] === 'image_url' ? ((part['image_url'] as Body)['url'] as string) : screenshot ? ((part['image_url'] as string | undefined) ?? 'file:') : undefined;
     const detail = part['type'] === 'image_url' ? (part['image_url'] as Body)['detail'] : part['detail'];
     const data = part['type'] === 'image' && source?.['type'] === 'base64' ? (source['data'] as string) : url?.startsWith('data:') ? url.slice(url.indexOf(',') + 1) : undefined;
     if (part['type'] === 'image' || url !== undefined) {
@@ -106,16 +155,18 @@ function imageBill(route: string, body: Body): number {
         total += 85 + 170 * Math.ceil((width * short) / 512) * Math.ceil((height * short) / 512);
       }
     }
-    for (const field of ['content', 'input', 'messages']) if (part[field] !== undefined) visit(part[field]);
+    // Images in tool outputs (function_call_output arrays, computer_call_output screenshots) bill like any other.
+    for (const field of ['content', 'input', 'messages', 'output']) if (part[field] !== undefined) visit(part[field]);
   };
   visit(body['messages'] ?? body['input']);
-  return total;
+  return total + hiddenBill(body);
 }
 
 export async function startMockUpstream(initial: MockUpstreamOptions = {}): Promise<MockUpstream> {
   let options = initial;
   const bills: MockBill[] = [];
   const state = { abandoned: 0, received: 0 };
+  const urls: string[] = [];
   const responseBills = new Map<string, number>();
   let responses = 0;
   const server = createServer((request, response) => {
@@ -125,6 +176,7 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
   });
   async function answer(request: IncomingMessage, response: ServerResponse, text: string): Promise<void> {
     state.received += 1;
+    urls.push(request.url ?? '');
     let finished = false;
     response.on('close', () => {
       if (!finished) state.abandoned += 1;
@@ -132,7 +184,8 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     response.on('finish', () => (finished = true));
     const route = (request.url ?? '').split('?')[0] ?? '';
     const body = JSON.parse(text) as Body;
-    const cap = coerce(body['max_completion_tokens']) ?? coerce(body['max_tokens']) ?? coerce(body['max_output_tokens']);
+    const read = (key: string): number | undefined => (options.firstDuplicate ? firstNumber(text, key) : coerce(body[key]));
+    const cap = read('max_completion_tokens') ?? read('max_tokens') ?? read('max_output_tokens');
     const sequences = Math.max(1, coerce(body['n']) ?? 1, coerce(body['best_of']) ?? 1);
     const perSequence = cap === undefined ? (options.uncappedTokens ?? 50_000) : Math.min(cap, options.answerTokens ?? cap);
     // A continued response carries its predecessor's input and output back in as input.
@@ -160,17 +213,53 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     }
     const usage = { prompt, completion, id: `resp_${(responses += 1)}` };
     responseBills.set(usage.id, prompt + completion);
-    if (body['stream'] === true) return stream(response, route, usage, body);
-    response.writeHead(200, { 'content-type': 'application/json' });
-    const answerBody = jsonAnswer(route, usage);
+    const credential = String(request.headers['x-api-key'] ?? request.headers.authorization ?? '').replace(/^Bearer /, '');
+    const echo = options.echoCredential ? credential : undefined;
+    if (options.status !== undefined) {
+      return send(response, options.status, 'application/json', JSON.stringify({ error: { message: `Incorrect API key provided: ${echo ?? '?'}`, type: 'invalid_request_error' } }));
+    }
+    if (body['stream'] === true) return stream(response, route, usage, body, echo);
+    const answerBody = tamper(jsonAnswer(route, usage, echo), options.usage);
     if (options.usageOf && !route.endsWith('/messages') && !route.endsWith('/responses')) answerBody['usage'] = options.usageOf(prompt, completion);
-    response.end(JSON.stringify(answerBody));
+    send(response, 200, 'application/json', JSON.stringify(answerBody));
   }
-  async function stream(response: ServerResponse, route: string, usage: Usage, body: Body): Promise<void> {
+  function send(response: ServerResponse, status: number, type: string, text: string): void {
+    const coding = options.compress;
+    if (coding === undefined) {
+      response.writeHead(status, { 'content-type': type });
+      response.end(text);
+      return;
+    }
+    const zipped = coding === 'gzip' ? gzipSync(text) : coding === 'deflate' ? deflateSync(text) : coding === 'br' ? brotliCompressSync(text) : Buffer.from(text);
+    response.writeHead(status, { 'content-type': type, 'content-encoding': coding, 'content-length': String(zipped.length) });
+    response.end(zipped);
+  }
+  async function stream(response: ServerResponse, route: string, usage: Usage, body: Body, credential: string | undefined): Promise<void> {
+    const events = sseAnswer(route, usage, body, credential ?? options.echo ?? 'ok', options.usage);
+    if (options.compress === 'gzip') {
+      // A compressed stream: one gzip member, flushed per event, as a compressing proxy sends it.
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const zip = createGzip();
+      zip.pipe(response);
+      for (const event of events) {
+        zip.write(event);
+        await new Promise<void>((resolve) => zip.flush(() => resolve()));
+      }
+      zip.end();
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const events = sseAnswer(route, usage, body, options.echo ?? 'ok');
     const [first, ...rest] = events;
     response.write(first);
+    if (options.pingEveryMs !== undefined) {
+      const every = options.pingEveryMs;
+      // Keep-alives only, until the caller goes away.
+      while (!response.destroyed) {
+        await new Promise((resolve) => setTimeout(resolve, every));
+        if (!response.destroyed) response.write(route.endsWith('/messages') ? 'event: ping\ndata: {"type": "ping"}\n\n' : ': keep-alive\n\n');
+      }
+      return;
+    }
     if (options.stallMs) await new Promise((resolve) => setTimeout(resolve, options.stallMs));
     if (response.destroyed) return;
     const echo = options.echo;
@@ -197,6 +286,7 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     get received() {
       return state.received;
     },
+    urls,
     billedBy: (who) => bills.filter((bill) => bill.who === who).reduce((sum, bill) => sum + bill.total, 0),
     set: (next) => {
       options = next;
@@ -215,24 +305,40 @@ interface Usage {
   id: string;
 }
 
-function jsonAnswer(route: string, { prompt, completion, id }: Usage): Body {
+/** A usage object as a buggy or hostile upstream reports it (the bill itself is unchanged). */
+function tamper(answer: Body, how: MockUpstreamOptions['usage']): Body {
+  const usage = answer['usage'] as Body | undefined;
+  if (how === undefined || usage === undefined) return answer;
+  for (const [field, value] of Object.entries(usage)) {
+    if (typeof value !== 'number') continue;
+    if (how === 'negative' && /completion|output/.test(field)) usage[field] = -value;
+    if (how === 'negative' && field === 'total_tokens') usage[field] = 0;
+    if (how === 'short-total' && field === 'total_tokens') usage[field] = 1;
+  }
+  return answer;
+}
+
+function jsonAnswer(route: string, { prompt, completion, id }: Usage, text = 'ok'): Body {
   if (route.endsWith('/messages')) {
-    return { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [{ type: 'text', text: 'ok' }], stop_reason: 'max_tokens', usage: { input_tokens: prompt, output_tokens: completion } };
+    return { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [{ type: 'text', text }], stop_reason: 'max_tokens', usage: { input_tokens: prompt, output_tokens: completion } };
   }
   if (route.endsWith('/responses')) {
     return { id, object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, model: 'mock', output: [], usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion } };
   }
-  return { id: 'c1', object: 'chat.completion', model: 'mock', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'length' }], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
+  return { id: 'c1', object: 'chat.completion', model: 'mock', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } };
 }
 
-function sseAnswer(route: string, { prompt, completion, id }: Usage, body: Body, text: string): string[] {
+function sseAnswer(route: string, { prompt, completion, id }: Usage, body: Body, text: string, how: MockUpstreamOptions['usage'] = undefined): string[] {
   const data = (value: unknown, event?: string): string => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(value)}\n\n`;
   if (route.endsWith('/messages')) {
+    // message_delta usage is cumulative: a trailing zero one says nothing new, yet a reader that keeps the last believes it.
+    const trailing = how === 'trailing-zero' ? [data({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { input_tokens: 0, output_tokens: 0 } }, 'message_delta')] : [];
     return [
       data({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'mock', content: [], usage: { input_tokens: prompt, output_tokens: 1 } } }, 'message_start'),
       data({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
       data({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta'),
-      data({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: completion } }, 'message_delta'),
+      data({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: how === 'negative' ? -completion : completion } }, 'message_delta'),
+      ...trailing,
       data({ type: 'message_stop' }, 'message_stop'),
     ];
   }
@@ -249,6 +355,7 @@ function sseAnswer(route: string, { prompt, completion, id }: Usage, body: Body,
     data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }),
     data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }),
     ...(withUsage ? [data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })] : []),
+    ...(withUsage && how === 'trailing-zero' ? [data({ id: 'c1', object: 'chat.completion.chunk', model: 'mock', choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } })] : []),
     'data: [DONE]\n\n',
   ];
 }

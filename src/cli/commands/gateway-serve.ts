@@ -29,7 +29,7 @@ export interface ServeOptions {
   allowRemote: boolean;
   accessToken: string | undefined;
   maxBodyMb: number | undefined;
-  timeouts: { connectMs?: number; firstByteMs?: number; idleMs?: number };
+  timeouts: { connectMs?: number; firstByteMs?: number; idleMs?: number; maxCallMs?: number };
   quiet: boolean;
   /** Prices every record is costed with (`cost_usd`). */
   prices: PriceTable;

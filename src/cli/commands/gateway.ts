@@ -22,7 +22,7 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
         [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet] [--pricing FILE]
-        [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m]
+        [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m] [--max-call-duration 30m]
 isobudget gateway --db URL --upstream URL [--budget-lease TOKENS] [--replica-timeout 10s] [the options above but --data-dir]
 isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR | --db URL] [--json]
 isobudget gateway keys list [--data-dir DIR | --db URL] [--json]
@@ -48,7 +48,8 @@ const OPTIONS = {
   'max-body-mb': { type: 'string', value: 'N', help: 'serve: largest request body (MiB)', fallback: '32', example: '64' },
   'connect-timeout': { type: 'string', value: 'DURATION', help: 'serve: time to connect upstream', fallback: '10s', example: '30s' },
   'first-byte-timeout': { type: 'string', value: 'DURATION', help: 'serve: time to the upstream\'s first byte', fallback: '10m', example: '2m' },
-  'idle-timeout': { type: 'string', value: 'DURATION', help: 'serve: longest silence in a streamed response', fallback: '5m', example: '1m' },
+  'idle-timeout': { type: 'string', value: 'DURATION', help: 'serve: longest time in a streamed response without content or usage (keep-alive pings do not count)', fallback: '5m', example: '1m' },
+  'max-call-duration': { type: 'string', value: 'DURATION', help: 'serve: longest a model call may take, sent to last byte; then it is cut and its reservation settled', fallback: '30m', example: '1h' },
   'allow-remote': { type: 'boolean', help: 'serve: listen beyond loopback (needs --access-token-env)' },
   'access-token-env': { type: 'string', value: 'NAME', help: 'serve: env var holding the token remote clients must present', example: 'GATEWAY_ACCESS_TOKEN' },
   quiet: { type: 'boolean', help: 'serve: no request log on stderr' },
@@ -118,6 +119,7 @@ function serveOptions(values: Values, io: CliIO): ServeOptions {
   const connectMs = durationOption('connect-timeout', values['connect-timeout']);
   const firstByteMs = durationOption('first-byte-timeout', values['first-byte-timeout']);
   const idleMs = durationOption('idle-timeout', values['idle-timeout']);
+  const maxCallMs = durationOption('max-call-duration', values['max-call-duration']);
   return {
     upstream: values.upstream,
     upstreamKey: nonEmpty(io.env[keyEnv]),
@@ -128,7 +130,7 @@ function serveOptions(values: Values, io: CliIO): ServeOptions {
     allowRemote: values['allow-remote'] === true,
     accessToken,
     maxBodyMb: positiveMb(values['max-body-mb']),
-    timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }) },
+    timeouts: { ...(connectMs === undefined ? {} : { connectMs }), ...(firstByteMs === undefined ? {} : { firstByteMs }), ...(idleMs === undefined ? {} : { idleMs }), ...(maxCallMs === undefined ? {} : { maxCallMs }) },
     quiet: values.quiet === true,
     prices: pricesFrom(values, io.cwd),
   };

@@ -44,8 +44,6 @@ export interface Recovery {
 
 /** Ledger files are read backwards in pieces of this size (bytes). */
 const CHUNK_BYTES = 256 * 1024;
-/** Wall clocks step: records up to this much older than a reservation are still searched (ms). */
-const CLOCK_SLACK_MS = 60_000;
 const ERROR = 'the gateway stopped (killed or crashed) before this call ended; the upstream may have billed it, so its reservation stays booked as spent';
 
 export async function recoverSpend(options: RecoveryOptions): Promise<Recovery> {
@@ -58,8 +56,7 @@ export async function recoverSpend(options: RecoveryOptions): Promise<Recovery> 
   }
   const journal = readJournal(journalPath(dir, mark.generation), mark.offset);
   const unsettled = [...journal.reserves.values()].filter((line) => !journal.settled.has(line.call));
-  const since = Math.min(...unsettled.map((line) => Date.parse(line.ts)).filter((ms) => Number.isFinite(ms)), Date.now());
-  const written = await recordsSince(options.ledgerDir, new Set(unsettled.map((line) => line.call)), since);
+  const written = await recordsOf(options.ledgerDir, new Set(unsettled.map((line) => line.call)));
   const records: GatewayCallRecord[] = [];
   let bookedTokens = 0;
   for (const line of unsettled) {
@@ -130,35 +127,41 @@ function parseLine(text: string): JournalLine | undefined {
 }
 
 /**
- * Records of the wanted calls, read backwards from the end of the ledger until records older
- * than the oldest wanted reservation (less a minute for the clock): a call's record is written
- * after its reservation, so it can only be in that stretch.
+ * Records of the wanted calls, found by call id — never by time: a wall clock that stepped back
+ * writes a record "older" than its reservation, and a window would miss it (and book the call
+ * twice). A call id is `<process prefix>-<counter>`; only one process writes a data dir at a
+ * time, so in each ledger file the records of the process that reserved the wanted calls are
+ * the file's last. Each file (newest first) is read backwards until a record of another
+ * process: the rest of that file is older than every wanted call.
  */
-async function recordsSince(ledgerDir: string, wanted: Set<string>, since: number): Promise<Map<string, GatewayCallRecord>> {
+async function recordsOf(ledgerDir: string, wanted: Set<string>): Promise<Map<string, GatewayCallRecord>> {
   const found = new Map<string, GatewayCallRecord>();
   const files = ledgerFiles(ledgerDir);
   const newest = files.at(-1);
   if (wanted.size === 0 || newest === undefined) return found;
   // Opening cuts a torn last line: a record half-written at the stop does not count.
   await AppendFile.open(newest).close();
-  const cutoff = since - CLOCK_SLACK_MS;
-  const cutoffDay = new Date(cutoff).toISOString().slice(0, 10);
+  const writers = new Set([...wanted].map(writerOf));
   for (const file of files.reverse()) {
-    if ((/calls-(\d{4}-\d{2}-\d{2})\.jsonl$/.exec(file)?.[1] ?? '') < cutoffDay) break;
     for (const text of linesBackward(file)) {
-      if (!text.includes('"call_id"')) continue;
       let record: GatewayCallRecord;
       try {
         record = JSON.parse(text) as GatewayCallRecord;
       } catch {
         continue;
       }
-      if (Date.parse(record.ts) < cutoff) return found;
-      if (record.call_id !== undefined && wanted.has(record.call_id)) found.set(record.call_id, record);
+      if (record.call_id === undefined || !writers.has(writerOf(record.call_id))) break;
+      if (wanted.has(record.call_id)) found.set(record.call_id, record);
       if (found.size === wanted.size) return found;
     }
   }
   return found;
+}
+
+/** The process part of a call id (`<prefix>-<counter>`); ids without one share the empty prefix. */
+function writerOf(callId: string): string {
+  const dash = callId.lastIndexOf('-');
+  return dash === -1 ? '' : callId.slice(0, dash);
 }
 
 /** The lines of a file, last first, read in chunks from the end. */

@@ -36,12 +36,12 @@ function reservation(callId: string, keyId: string, tokens: number): Reservation
   return { callId, keyId, tokens, model: 'm', endpoint: '/v1/messages', protocol: 'anthropic-messages', stream: false, sessionId: 's', ts: new Date().toISOString() };
 }
 
-function record(callId: string, keyId: string, billed: number, reserved: number): GatewayCallRecord {
+function record(callId: string, keyId: string, billed: number, reserved: number, at = new Date()): GatewayCallRecord {
   return buildGatewayRecord(
     { callId, keyId, tags: {}, sessionId: 's', endpoint: '/v1/messages', protocol: 'anthropic-messages', baseUrl: 'http://upstream.test', model: 'm', stream: false, attempt: 1 },
     { usage: makeUsage({ inputTokens: billed - 1, outputTokens: 1 }), finish: finishReason('stop'), maxTokens: 10, requestedMaxTokens: 10, ttfbMs: 1, gatewayMs: 0.1, status: 200, error: undefined, note: undefined, reservedTokens: reserved, bookedTokens: billed },
     3,
-    new Date(),
+    at,
   );
 }
 
@@ -101,6 +101,30 @@ describe('spend journal and recovery', () => {
     expect(second.recovered).toMatchObject({ unsettled: 1, bookedTokens: 150 });
     expect(second.keys.get(keyId)?.spent).toBe(150);
     expect(ledgerRecords(dir).map((r) => r.call_id)).toEqual(['x']);
+  });
+
+  test('the wall clock stepped back between a reservation and its record, then a kill: the record is found by call id, the call booked once', async () => {
+    const { dir, keyId } = fresh();
+    const day = 86_400_000;
+    // An earlier process wrote records on both days.
+    const earlier = await start(dir);
+    earlier.ledger.write(record('p0-1', keyId, 10, 100, new Date(Date.now() - 3 * day)));
+    earlier.ledger.write(record('p0-2', keyId, 10, 100));
+    earlier.journal.writeSettlements();
+    earlier.keys.flush(true);
+    const first = await start(dir);
+    first.journal.reserve(reservation('p1-0', keyId, 500));
+    first.journal.reserve(reservation('p1-1', keyId, 400));
+    // The clock steps back two days (an NTP correction, a VM restored): p1-0's record lands in an older day's file.
+    first.ledger.write(record('p1-0', keyId, 120, 500, new Date(Date.now() - 2 * day)));
+    first.ledger.write(record('p1-1', keyId, 36, 400, new Date(Date.now() - 10 * 60_000)));
+    // Killed before either settlement was written.
+    const second = await start(dir);
+    expect(second.recovered).toMatchObject({ unsettled: 2, bookedTokens: 156 });
+    expect(second.keys.get(keyId)?.spent).toBe(156);
+    const booked = ledgerRecords(dir).filter((r) => r.call_id?.startsWith('p1-')).reduce((sum, r) => sum + (r.booked_tokens ?? 0), 0);
+    expect(booked).toBe(156);
+    expect(ledgerRecords(dir).filter((r) => r.outcome === 'unknown_after_crash')).toEqual([]);
   });
 
   test('killed with hundreds of records whose settlements were still gathering: each is booked at its record, none recorded twice', async () => {

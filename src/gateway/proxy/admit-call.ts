@@ -1,17 +1,19 @@
 /**
  * Everything a model call must pass before it may go upstream: the data dir must take writes;
- * on a budgeted key, the cap fields and choice count must be integers, the body may hold
+ * on a budgeted key, the cap fields and choice count must be integers, the body must hold
+ * each key once (its bytes leave as they came, so they must mean what was judged) and
  * nothing the gateway cannot bound, and the budget must hold its worst case. Returns the
  * reservation, or the reply the gateway gives itself.
  */
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
 import type { Admission, AdmitRequest } from '../budget/key-budgets.js';
 import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
-import { budgetSpentReply, errorReply, type GatewayReply } from '../error-reply.js';
+import { budgetSpentReply, errorReply, keyClosedReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
 import { billingExtras } from '../billing-extras.js';
+import { rawKeyCount, walkBody } from '../body-walk.js';
 import { countFresh, measureBody, type BodyMeasure } from '../prompt-estimate.js';
 import type { RatioTarget } from '../../estimate/billing-ratios.js';
 import type { Family, GenerationProtocol } from '../routes.js';
@@ -52,11 +54,18 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   // A key without a budget only records: its calls pass as the client sent them.
   if (key.budget === undefined) return { ok: true, requested, estimate: undefined, admission: { ok: true, clamp: undefined, reservation: 0, promptTokens: 0 } };
   if (!read.ok) return refused(requested, errorReply(family, 400, read.message, { code: 'invalid_budget_field' }), 400, read.message, `'${read.param}' refused`);
-  const unestimable = unestimableField(protocol, body);
+  // One walk of the whole parsed body: its keys, its images, what cannot be bounded.
+  const walk = walkBody(body);
+  // The bytes that leave are the client's: they must say what the parsed body says.
+  if (rawKeyCount(input.text) !== walk.keys) {
+    const message = 'isobudget gateway: this key has a token budget, and the request body holds a duplicate key (JSON readers disagree on which one counts, so the gateway cannot judge what the upstream would bill); send each key once';
+    return refused(requested, errorReply(family, 400, message, { code: 'duplicate_key', headers: { 'x-should-retry': 'false' } }), 400, message, 'refused: duplicate key');
+  }
+  const unestimable = unestimableField(protocol, body, walk);
   if (unestimable !== undefined) {
     return unestimableRefusal(family, requested, unestimable);
   }
-  const extras = billingExtras(protocol, body, input.text, (id) => context.responses.billed(id));
+  const extras = billingExtras(protocol, body, walk, (id) => context.responses.billed(id));
   if (extras.refuse !== undefined) return unestimableRefusal(family, requested, extras.refuse);
   // Image data is reserved by its formula, not counted as text.
   const text = extras.imageData.size === 0 ? input.text : JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && extras.imageData.has(value) ? '' : value));
@@ -116,9 +125,11 @@ function judge(input: AdmitInput, admission: Admission, requested: number | unde
   if (admission.ok) return { ok: true, admission, requested, estimate };
   if (admission.reason === 'closed') {
     const message = `isobudget gateway: ${admission.detail}`;
-    return refused(requested, errorReply(input.family, 403, message, { code: 'key_closed', headers: { 'x-should-retry': 'false' } }), 403, message, 'denied: key closed');
+    const reply = keyClosedReply(input.family, message, input.protocol);
+    return refused(requested, reply, reply.status, message, 'denied: key closed');
   }
-  return refused(requested, budgetSpentReply(input.family, admission.detail), 429, `budget spent: ${admission.detail}`, 'denied by the gateway', finishReason('budget_exhausted', 'budget_spent'));
+  const reply = budgetSpentReply(input.family, admission.detail, input.protocol);
+  return refused(requested, reply, reply.status, `budget spent: ${admission.detail}`, 'denied by the gateway', finishReason('budget_exhausted', 'budget_spent'));
 }
 
 function refused(requested: number | undefined, reply: GatewayReply, status: number, error: string, note: string, finish = finishReason('error', 'refused')): Admitted {

@@ -38,7 +38,7 @@ export interface ModelCall {
   started: number;
 }
 
-/** Call ids: unique across restarts (a random prefix per process) and cheap (a counter). */
+/** Call ids: unique across restarts (a random prefix per process) and cheap (a counter). Crash recovery finds records by the prefix (recover-spend.ts). */
 const CALL_PREFIX = randomBytes(4).toString('hex');
 let callCounter = 0;
 

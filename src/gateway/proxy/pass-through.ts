@@ -29,5 +29,5 @@ export async function passThrough(context: GatewayContext, request: IncomingMess
     sendReply(response, errorReply(family, failure.status, `isobudget gateway: ${failure.message}`));
     return;
   }
-  await relayResponse({ upstream, client: response, scrub: context.scrub, started: performance.now(), observe: undefined, finish: () => undefined });
+  await relayResponse({ upstream, client: response, scrub: context.scrub, started: performance.now(), observe: undefined, finish: () => undefined, undecodable: (message) => errorReply(family, 502, message, { code: 'upstream_encoding' }) });
 }

@@ -7,6 +7,7 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { finishReason, type FinishReason } from '../../core/finish-reason.js';
 import type { Settlement } from '../call-book.js';
 import { single } from '../client-credentials.js';
+import { errorReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import type { RecordOutcome } from '../ledger/gateway-record.js';
@@ -57,6 +58,8 @@ export async function relayCall(context: GatewayContext, sent: SentCall): Promis
     scrub: context.scrub,
     started: sent.started,
     observe: observe?.push,
+    progressMs: context.timeouts.idleMs,
+    undecodable: (message) => errorReply(protocol === 'anthropic-messages' ? 'anthropic' : 'openai', 502, message, { code: 'upstream_encoding' }),
     finish: (end: RelayEnd) => {
       const seen: CallObservation | undefined = ok ? (observe?.result() ?? observeJsonBody(protocol, end.body?.toString('utf8') ?? '')) : undefined;
       const billed = seen?.usage.totalTokens;

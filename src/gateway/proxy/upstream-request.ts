@@ -5,7 +5,8 @@
  *
  * Three limits, each its own phase: connecting (a fresh socket only), the first byte of the
  * answer once the whole request is out (a non-streamed answer comes whole, so this is the
- * longest), and silence in the middle of an answer. `bodySent` tells a failure that may have
+ * longest), and silence in the middle of an answer (a stream's progress is judged by the
+ * relay: keep-alive pings are not progress) — and one over them all, the longest call. `bodySent` tells a failure that may have
  * been billed (the upstream had the whole request) from one that cannot have been.
  */
 import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
@@ -27,12 +28,20 @@ export interface UpstreamTimeouts {
   connectMs: number;
   /** Longest wait, once the request is sent, for the first byte of the answer (ms). */
   firstByteMs: number;
-  /** Longest silence in the middle of an answer (ms). */
+  /**
+   * Longest time in the middle of an answer without progress (ms): any byte for a JSON body;
+   * for a stream, an event carrying content or usage (keep-alive pings and comments are not).
+   */
   idleMs: number;
+  /** Longest a call may take from the moment it is sent to the end of its answer, whatever flows (ms). */
+  maxCallMs: number;
 }
 
-/** Defaults: the official SDKs wait 10 min for an answer; reasoning models can be silent for minutes mid-stream. */
-export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 };
+/**
+ * Defaults: the official SDKs wait 10 min for an answer; reasoning models can be silent for
+ * minutes mid-stream; no honest call runs for 30 min, and a reservation must not be held for ever.
+ */
+export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000, maxCallMs: 1_800_000 };
 
 export interface UpstreamCall {
   target: UpstreamTarget;
@@ -71,7 +80,7 @@ export function sendUpstream(call: UpstreamCall): PendingUpstream {
   const secure = call.target.secure;
   const send = secure ? httpsRequest : httpRequest;
   const { hostname, port, path } = call.url;
-  const { connectMs, firstByteMs, idleMs } = call.timeouts;
+  const { connectMs, firstByteMs, idleMs, maxCallMs } = call.timeouts;
   let request: ClientRequest;
   try {
     request = send({ hostname, port, path, method: call.method, headers: call.headers, agent: secure ? call.agents.https : call.agents.http, ...(secure ? { servername: hostname } : {}) });
@@ -82,6 +91,17 @@ export function sendUpstream(call: UpstreamCall): PendingUpstream {
   }
   let sent = false;
   let timer: NodeJS.Timeout | undefined;
+  // The overall deadline: it ends the request, or the answer once there is one (the relay then sees the cut and settles).
+  let answer: IncomingMessage | undefined;
+  const overall = setTimeout(() => {
+    const failure = new UpstreamFailure(504, `the call ran past the longest call duration of ${maxCallMs} ms`);
+    if (answer === undefined) request.destroy(failure);
+    else answer.destroy(failure);
+  }, maxCallMs);
+  overall.unref();
+  request.once('close', () => {
+    if (answer === undefined) clearTimeout(overall);
+  });
   const limit = (ms: number, message: string): void => {
     clearTimeout(timer);
     timer = setTimeout(() => request.destroy(new UpstreamFailure(504, message)), ms);
@@ -100,6 +120,8 @@ export function sendUpstream(call: UpstreamCall): PendingUpstream {
     });
     request.once('response', (response) => {
       clearTimeout(timer);
+      answer = response;
+      response.once('close', () => clearTimeout(overall));
       request.setTimeout(idleMs, () => response.destroy(new UpstreamFailure(504, `the upstream sent nothing for ${idleMs} ms`)));
       resolve({ request, response });
     });

@@ -8,6 +8,7 @@ import { mapResponsesFinishReason } from '../../providers/openai-responses/map-r
 import { mapResponsesUsage } from '../../providers/openai-responses/map-responses-usage.js';
 import type { GenerationProtocol } from '../routes.js';
 import { emptyObservation, errorMessageOf, parseJsonSafe, type CallObservation } from './observation.js';
+import { saneUsage } from './usage-sanity.js';
 
 export function observeJsonBody(protocol: GenerationProtocol, text: string): CallObservation {
   const body = parseJsonSafe(text);
@@ -17,15 +18,15 @@ export function observeJsonBody(protocol: GenerationProtocol, text: string): Cal
   observation.error = errorMessageOf(body);
   switch (protocol) {
     case 'anthropic-messages':
-      observation.usage = mapAnthropicUsage(readRecord(body, 'usage'));
+      observation.usage = saneUsage(readRecord(body, 'usage'), mapAnthropicUsage(readRecord(body, 'usage')));
       observation.finish = mapAnthropicFinishReason(readString(body, 'stop_reason'));
       break;
     case 'openai-chat':
-      observation.usage = mapOpenAIUsage(readRecord(body, 'usage'));
+      observation.usage = saneUsage(readRecord(body, 'usage'), mapOpenAIUsage(readRecord(body, 'usage')));
       observation.finish = chatFinish(readArray(body, 'choices') ?? []);
       break;
     case 'openai-responses':
-      observation.usage = mapResponsesUsage(readRecord(body, 'usage'));
+      observation.usage = saneUsage(readRecord(body, 'usage'), mapResponsesUsage(readRecord(body, 'usage')));
       observation.finish = responsesFinish(body);
       observation.responseId = readString(body, 'id');
       break;

@@ -89,3 +89,33 @@ test('an error event in a stream is reported', () => {
   const text = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
   expect(observeStream('anthropic-messages', text).error).toBe('Overloaded');
 });
+
+describe('usage sanity (issue 20 item 6)', () => {
+  const anthropic = (deltas: string[]): string =>
+    [
+      'event: message_start', 'data: {"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":100,"output_tokens":1}}}', '',
+      ...deltas.flatMap((usage) => ['event: message_delta', `data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":${usage}}`, '']),
+      '',
+    ].join('\n');
+  test('Anthropic: a trailing zero message_delta does not win over the real cumulative count', () => {
+    expect(observeStream('anthropic-messages', anthropic(['{"output_tokens":2400}', '{"output_tokens":0,"input_tokens":0}'])).usage.totalTokens).toBe(2500);
+  });
+  test.each([['-2400'], ['12.5'], ['1e300']])('Anthropic: output_tokens %s makes the usage unknown (the reservation is booked)', (value) => {
+    expect(observeStream('anthropic-messages', anthropic([`{"output_tokens":${value}}`])).usage.totalTokens).toBeUndefined();
+  });
+  test('Anthropic: a negative cache count makes the usage unknown', () => {
+    expect(observeStream('anthropic-messages', anthropic(['{"output_tokens":10,"cache_read_input_tokens":-90}'])).usage.totalTokens).toBeUndefined();
+  });
+  const chat = (usages: string[]): string => [...usages.map((usage) => `data: {"id":"c","model":"m","choices":[],"usage":${usage}}\n\n`), 'data: [DONE]\n\n'].join('');
+  test('chat: the largest of repeated usage chunks wins; a total below its parts is raised', () => {
+    expect(observeStream('openai-chat', chat(['{"prompt_tokens":100,"completion_tokens":900,"total_tokens":1000}', '{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}'])).usage.totalTokens).toBe(1000);
+    expect(observeStream('openai-chat', chat(['{"prompt_tokens":100,"completion_tokens":900,"total_tokens":50}'])).usage.totalTokens).toBe(1000);
+    expect(observeStream('openai-chat', chat(['{"prompt_tokens":100,"completion_tokens":-90,"total_tokens":10}'])).usage.totalTokens).toBeUndefined();
+  });
+  test('JSON bodies: negative parts are unknown, a short total is raised, a cost is not a token count', () => {
+    expect(observeJsonBody('openai-chat', '{"choices":[],"usage":{"prompt_tokens":2532,"completion_tokens":-2532,"total_tokens":0}}').usage.totalTokens).toBeUndefined();
+    expect(observeJsonBody('openai-responses', '{"output":[],"usage":{"input_tokens":300,"output_tokens":700,"total_tokens":1}}').usage.totalTokens).toBe(1000);
+    expect(observeJsonBody('openai-chat', '{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"cost":0.0012}}').usage.totalTokens).toBe(15);
+    expect(observeJsonBody('anthropic-messages', '{"usage":{"input_tokens":10,"output_tokens":5,"cache_creation_input_tokens":-8}}').usage.totalTokens).toBeUndefined();
+  });
+});

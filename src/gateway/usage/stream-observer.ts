@@ -6,8 +6,10 @@
  * - OpenAI chat: the final chunk carries `usage` (asked for with include_usage).
  * - Responses: `response.completed` / `.incomplete` / `.failed` carry the whole response.
  * Only events that can carry usage are parsed (each observer's `marker`), so long streams cost little.
+ * Usage fields in a stream are cumulative: each keeps the largest value any event gave, and an
+ * impossible count (negative, fractional) makes the stream's usage unknown (usage-sanity.ts).
  */
-import { makeUsage } from '../../core/usage.js';
+import { makeUsage, UNKNOWN_USAGE } from '../../core/usage.js';
 import { mapAnthropicFinishReason } from '../../providers/anthropic-messages/map-anthropic-finish-reason.js';
 import { mapAnthropicUsage } from '../../providers/anthropic-messages/map-anthropic-usage.js';
 import { isRecord, readArray, readRecord, readString } from '../../providers/json-fields.js';
@@ -17,6 +19,7 @@ import type { GenerationProtocol } from '../routes.js';
 import { chatFinish, responsesFinish } from './body-observer.js';
 import { emptyObservation, errorMessageOf, parseJsonSafe, type CallObservation } from './observation.js';
 import type { StreamEvent } from './sse-decoder.js';
+import { mergeCumulativeUsage, saneUsage } from './usage-sanity.js';
 
 export interface StreamObserver {
   /** Matches the text of every event that can matter (global regex), so the rest are never parsed. */
@@ -41,9 +44,9 @@ function anthropicObserver(): StreamObserver {
   const observation = emptyObservation();
   const usage: Record<string, unknown> = {};
   let final = false;
+  let sane = true;
   const merge = (fields: unknown): void => {
-    if (!isRecord(fields)) return;
-    for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined) usage[name] = value;
+    if (isRecord(fields) && !mergeCumulativeUsage(usage, fields)) sane = false;
   };
   return {
     marker: /"type"\s*:\s*"(?:message_start|message_delta|error)"/g,
@@ -58,7 +61,7 @@ function anthropicObserver(): StreamObserver {
         observation.model = readString(message, 'model');
         merge(readRecord(message, 'usage'));
       } else if (type === 'message_delta') {
-        // message_delta usage is cumulative: it replaces what message_start said.
+        // message_delta usage is cumulative: it raises what message_start said (never lowers it).
         const delta = readRecord(payload, 'usage');
         if (delta) {
           merge(delta);
@@ -70,7 +73,9 @@ function anthropicObserver(): StreamObserver {
       }
     },
     result() {
-      const mapped = mapAnthropicUsage(Object.keys(usage).length === 0 ? undefined : usage);
+      if (!sane) return { ...observation, usage: { ...UNKNOWN_USAGE } };
+      const raw = Object.keys(usage).length === 0 ? undefined : usage;
+      const mapped = saneUsage(raw, mapAnthropicUsage(raw));
       return { ...observation, usage: final ? mapped : makeUsage({ ...mapped, outputTokens: undefined, totalTokens: undefined }) };
     },
   };
@@ -79,6 +84,8 @@ function anthropicObserver(): StreamObserver {
 function chatObserver(): StreamObserver {
   const observation = emptyObservation();
   const finishes: unknown[] = [];
+  let usage: Record<string, unknown> | undefined;
+  let sane = true;
   return {
     // Usage comes in one final chunk; finish_reason is null until the choice ends.
     marker: /"usage"\s*:\s*\{|"finish_reason"\s*:\s*"|"error"\s*:/g,
@@ -88,13 +95,14 @@ function chatObserver(): StreamObserver {
       if (data === '[DONE]') return;
       const chunk = parseJsonSafe(data);
       observation.model ??= readString(chunk, 'model');
-      const usage = readRecord(chunk, 'usage');
-      if (usage) observation.usage = mapOpenAIUsage(usage);
+      const reported = readRecord(chunk, 'usage');
+      if (reported && !mergeCumulativeUsage((usage ??= {}), reported)) sane = false;
       for (const choice of readArray(chunk, 'choices') ?? []) if (readString(choice, 'finish_reason') !== undefined) finishes.push(choice);
       observation.error ??= errorMessageOf(chunk);
     },
     result() {
-      return { ...observation, finish: chatFinish(finishes) };
+      const seen = sane && usage !== undefined ? saneUsage(usage, mapOpenAIUsage(usage)) : { ...UNKNOWN_USAGE };
+      return { ...observation, usage: seen, finish: chatFinish(finishes) };
     },
   };
 }
@@ -103,6 +111,9 @@ const RESPONSES_FINAL = new Set(['response.completed', 'response.incomplete', 'r
 
 function responsesObserver(): StreamObserver {
   const observation = emptyObservation();
+  const usage: Record<string, unknown> = {};
+  let final = false;
+  let sane = true;
   return {
     marker: /"type"\s*:\s*"(?:response\.(?:completed|incomplete|failed|created)|error)"/g,
     literals: ['"response.completed"', '"response.incomplete"', '"response.failed"', '"response.created"', '"error"'],
@@ -117,7 +128,9 @@ function responsesObserver(): StreamObserver {
       } else if (RESPONSES_FINAL.has(type)) {
         observation.responseId = readString(response, 'id') ?? observation.responseId;
         observation.model = readString(response, 'model') ?? observation.model;
-        observation.usage = mapResponsesUsage(readRecord(response, 'usage'));
+        // Each final event carries the whole usage; a second one (buggy upstream) cannot lower the first.
+        if (!mergeCumulativeUsage(usage, readRecord(response, 'usage'))) sane = false;
+        final = true;
         observation.finish = responsesFinish(response);
         if (type === 'response.failed') observation.error = readString(readRecord(response, 'error'), 'message') ?? 'response failed';
       } else if (type === 'error') {
@@ -125,7 +138,8 @@ function responsesObserver(): StreamObserver {
       }
     },
     result() {
-      return { ...observation };
+      const seen = sane && final && Object.keys(usage).length > 0 ? saneUsage(usage, mapResponsesUsage(usage)) : { ...UNKNOWN_USAGE };
+      return { ...observation, usage: seen };
     },
   };
 }
