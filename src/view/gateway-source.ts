@@ -4,7 +4,8 @@
  * model and tag, with every over-reservation event.
  */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gatewayPaths } from '../gateway/data-dir.js';
 import type { GatewayCallRecord } from '../gateway/ledger/gateway-record.js';
 import { ledgerFiles } from '../gateway/ledger/gateway-index.js';
@@ -19,6 +20,8 @@ export interface KeyView {
   revoked: boolean;
   closed: string | null;
   overReservation: number;
+  /** Tokens held by calls reserved and not yet settled in the live journal (a running gateway's in-flight calls). */
+  reserved: number;
 }
 
 export interface SpendGroup {
@@ -48,7 +51,8 @@ export function readGatewaySpend(dataDir: string, cwd: string): GatewaySpend {
     try {
       const columns = new Set((db.prepare('PRAGMA table_info(keys)').all() as Array<{ name: string }>).map((c) => c.name));
       const rows = db.prepare(`SELECT id, budget, tags, created_at, spent, revoked${columns.has('closed') ? ', closed' : ', NULL AS closed'}${columns.has('over_reservation') ? ', over_reservation' : ', 0 AS over_reservation'} FROM keys ORDER BY created_at, id`).all() as Array<{ id: string; budget: number | null; tags: string; created_at: string; spent: number; revoked: number; closed: string | null; over_reservation: number }>;
-      for (const row of rows) keys.push({ id: row.id, budget: row.budget, spent: row.spent, tags: parseTags(row.tags), createdAt: row.created_at, revoked: row.revoked === 1, closed: row.closed, overReservation: row.over_reservation });
+      const held = openReservations(paths.dir);
+      for (const row of rows) keys.push({ id: row.id, budget: row.budget, spent: row.spent, tags: parseTags(row.tags), createdAt: row.created_at, revoked: row.revoked === 1, closed: row.closed, overReservation: row.over_reservation, reserved: held.get(row.id) ?? 0 });
     } finally {
       db.close();
     }
@@ -97,4 +101,34 @@ function readJsonlTolerant(file: string): { records: GatewayCallRecord[]; skippe
   } catch {
     return { records: [], skipped: 1 };
   }
+}
+
+/** Per key, the tokens of reservations in the newest journal generation that have no settlement yet. */
+function openReservations(dir: string): Map<string, number> {
+  const generations = readdirSync(dir).flatMap((name) => {
+    const found = /^spend-(\d+)\.journal$/.exec(name)?.[1];
+    return found === undefined ? [] : [Number(found)];
+  });
+  const held = new Map<string, number>();
+  if (generations.length === 0) return held;
+  let text: string;
+  try {
+    text = readFileSync(join(dir, `spend-${Math.max(...generations)}.journal`), 'utf8');
+  } catch {
+    return held;
+  }
+  const open = new Map<string, { key: string; tokens: number }>();
+  for (const line of text.split('\n')) {
+    let entry: { op?: unknown; call?: unknown; key?: unknown; tokens?: unknown };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if (typeof entry.call !== 'string') continue;
+    if (entry.op === 'reserve' && typeof entry.key === 'string' && typeof entry.tokens === 'number') open.set(entry.call, { key: entry.key, tokens: entry.tokens });
+    else if (entry.op === 'settle') open.delete(entry.call);
+  }
+  for (const { key, tokens } of open.values()) held.set(key, (held.get(key) ?? 0) + tokens);
+  return held;
 }
