@@ -1,6 +1,6 @@
 /** The one usage-sanity rule (issue 20 item 6): bad counts are unknown, totals never below parts, cumulative streams keep the maximum. */
 import { describe, expect, test } from 'vitest';
-import { hasBadCount, isTokenCount, mergeCumulativeCounts, saneUsage } from './usage-sanity.js';
+import { hasBadCount, isTokenCount, saneUsage } from './usage-sanity.js';
 import { UNKNOWN_USAGE } from './usage.js';
 
 describe('isTokenCount', () => {
@@ -54,24 +54,5 @@ describe('hasBadCount', () => {
     expect(hasBadCount({ a: '1' }, ['a'])).toBe(true);
     expect(hasBadCount({ a: -1 }, ['a'])).toBe(true);
     expect(hasBadCount(undefined, ['a'])).toBe(false);
-  });
-});
-
-describe('mergeCumulativeCounts (Anthropic message_start → message_delta…)', () => {
-  test('a trailing zero usage event does not win over the real one', () => {
-    const usage: Record<string, unknown> = {};
-    mergeCumulativeCounts(usage, { input_tokens: 1200, output_tokens: 1 });
-    mergeCumulativeCounts(usage, { output_tokens: 2400 });
-    mergeCumulativeCounts(usage, { input_tokens: 0, output_tokens: 0 });
-    expect(usage).toEqual({ input_tokens: 1200, output_tokens: 2400 });
-  });
-
-  test('null fields change nothing; a bad count is kept so the usage is rejected', () => {
-    const usage: Record<string, unknown> = {};
-    mergeCumulativeCounts(usage, { output_tokens: 10, cache_read_input_tokens: null });
-    mergeCumulativeCounts(usage, { output_tokens: -5 });
-    mergeCumulativeCounts(usage, { output_tokens: 20 });
-    expect(hasBadCount(usage, ['output_tokens'])).toBe(true);
-    expect('cache_read_input_tokens' in usage).toBe(false);
   });
 });

@@ -5,7 +5,8 @@
  *   unknown (the caller books its reservation), never a credit;
  * - the total is never below the sum of its parts: max(total, prompt + completion);
  * - in a stream whose usage is cumulative (Anthropic's `message_delta`), each count keeps the
- *   largest value seen, so a trailing event with 0 cannot lower what was billed.
+ *   largest value seen, so a trailing event with 0 cannot lower what was billed (the gateway's
+ *   stream observer: gateway/usage/usage-sanity.ts).
  */
 import { UNKNOWN_USAGE, type Usage } from './usage.js';
 
@@ -36,19 +37,4 @@ export function saneUsage(usage: Usage): Usage {
   const parts = inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined;
   const total = totalTokens === undefined ? parts : parts === undefined ? totalTokens : Math.max(totalTokens, parts);
   return { inputTokens, outputTokens, totalTokens: total, cachedTokens, reasoningTokens };
-}
-
-/**
- * Merges one stream event's usage fields into the running ones, where every count is
- * cumulative: a count keeps the larger of the two values; anything that is not a count
- * replaces it (and `hasBadCount` then rejects the usage); null and absent fields change nothing.
- */
-export function mergeCumulativeCounts(into: Record<string, unknown>, fields: Record<string, unknown>): void {
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === null || value === undefined) continue;
-    const previous = into[name];
-    if (isTokenCount(value) && isTokenCount(previous)) into[name] = Math.max(previous, value);
-    // A bad count seen once stays: a later good value must not wash it out.
-    else if (previous === undefined || previous === null || isTokenCount(previous) || typeof previous === 'object') into[name] = value;
-  }
 }

@@ -11,9 +11,10 @@
  * Token fields are those named `*_tokens`, at any depth of the usage object (details, cache
  * breakdowns); other numbers (OpenRouter's `cost`) are not token counts and are not judged.
  *
- * The run side has its own copy of the rule (src/core/usage-sanity.ts on branch i20-run); the
- * two are to become one at the merge.
+ * The rule on mapped counts is the runs' own (src/core/usage-sanity.ts); this file adds what only
+ * a relay sees: the upstream's raw usage object at any depth, and cumulative stream events.
  */
+import { isTokenCount, saneUsage as saneCounts } from '../../core/usage-sanity.js';
 import { UNKNOWN_USAGE, type Usage } from '../../core/usage.js';
 
 type UsageRecord = Record<string, unknown>;
@@ -27,7 +28,7 @@ export function usageRecordIsSane(usage: unknown, depth = 0): boolean {
   for (const name in usage as UsageRecord) {
     const value = (usage as UsageRecord)[name];
     if (typeof value === 'number') {
-      if (name.endsWith('_tokens') && !(Number.isSafeInteger(value) && value >= 0)) return false;
+      if (name.endsWith('_tokens') && !isTokenCount(value)) return false;
     } else if (typeof value === 'object' && value !== null && depth < MAX_DEPTH && !usageRecordIsSane(value, depth + 1)) return false;
   }
   return true;
@@ -38,13 +39,7 @@ export function usageRecordIsSane(usage: unknown, depth = 0): boolean {
  * impossible token count or the mapped fields are impossible; the total at least its parts.
  */
 export function saneUsage(raw: unknown, mapped: Usage): Usage {
-  if (!usageRecordIsSane(raw)) return { ...UNKNOWN_USAGE };
-  for (const value of [mapped.inputTokens, mapped.outputTokens, mapped.totalTokens, mapped.cachedTokens, mapped.reasoningTokens]) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) return { ...UNKNOWN_USAGE };
-  }
-  const { inputTokens, outputTokens, totalTokens } = mapped;
-  if (inputTokens === undefined || outputTokens === undefined || totalTokens === undefined) return mapped;
-  return totalTokens >= inputTokens + outputTokens ? mapped : { ...mapped, totalTokens: inputTokens + outputTokens };
+  return usageRecordIsSane(raw) ? saneCounts(mapped) : { ...UNKNOWN_USAGE };
 }
 
 /**
