@@ -4,12 +4,16 @@
  * the spans match calls.jsonl call for call, and a collector that refuses or hangs leaves a
  * run's results unchanged and its end bounded.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
 import { runCli } from './support/cli.js';
 import { writeExperiment } from './support/experiment.js';
+import { KeyStore } from '../src/gateway/index.js';
+import { startGatewayProcess } from './support/gateway-process.js';
+import { startMockUpstream } from './support/mock-upstream.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
 
 const receivers: OtlpReceiver[] = [];
@@ -153,5 +157,40 @@ describe('run --otel-endpoint', () => {
       expect(run.ms - plain.ms).toBeLessThan(20_000);
     }
     expect(hanging.requests).toBeGreaterThan(0);
+  });
+});
+
+describe('export otel --gateway', () => {
+  test("a real gateway's ledger: one span per recorded call, grouped by its tags", async () => {
+    const upstream = await startMockUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'isobudget-gw-otel-'));
+    const store = KeyStore.open(join(dir, 'keys.sqlite'));
+    const { secret } = store.create({ budget: 50_000, tags: { run: 'gw-run', arm: 'candidate_single' } });
+    store.close();
+    const gateway = await startGatewayProcess(['--upstream', `${upstream.url}/v1`, '--data-dir', dir, '--quiet']);
+    try {
+      for (const caseId of ['c1', 'c1', 'c2']) {
+        const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}`, 'x-isobudget-tags': `case=${caseId}` },
+          body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        expect(response.status).toBe(200);
+        await response.text();
+      }
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+    const otlp = await receiver();
+    const exported = await runCli(['export', 'otel', '--gateway', dir, '--endpoint', otlp.url]);
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    const calls = otlp.spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls.map((s) => s.traceId)).size).toBe(2);
+    expect(calls.every((s) => s.attributes['isobudget.role'] === 'gateway' && s.attributes['isobudget.run_id'] === 'gw-run' && s.attributes['gen_ai.request.model'] === 'gpt-4o-mini')).toBe(true);
+    expect(calls.every((s) => typeof s.attributes['gen_ai.usage.input_tokens'] === 'number')).toBe(true);
+    expect(JSON.stringify(otlp.spans)).not.toContain(secret);
   });
 });

@@ -28,7 +28,8 @@ export function runTraces(run: LoadedRun, includeContent: boolean): { traces: Un
 
 /**
  * A gateway's ledger (`calls-YYYY-MM-DD.jsonl` under DIR or DIR/ledger): one trace per tag
- * set (run, case, arm, epoch) the calls carry; calls without tags share one trace per day.
+ * set (run, case, arm, epoch) the calls carry; calls without tags share one trace per client
+ * session, else per day.
  */
 export function gatewayTraces(dir: string): { traces: UnitTrace[]; calls: number } {
   const folder = ledgerFolder(dir);
@@ -39,7 +40,8 @@ export function gatewayTraces(dir: string): { traces: UnitTrace[]; calls: number
   for (const file of files) {
     for (const call of readJsonl<CallRecord>(join(folder, file)).records) {
       count += 1;
-      const key = `${call.run_id ?? ''}|${call.case_id || file}|${call.arm ?? ''}|${call.epoch ?? 0}`;
+      const session = (call as CallRecord & { session_id?: string }).session_id;
+      const key = `${call.run_id ?? ''}|${call.case_id || session || file}|${call.arm ?? ''}|${call.epoch ?? 0}`;
       let list = groups.get(key);
       if (!list) groups.set(key, (list = []));
       list.push(call);
