@@ -106,6 +106,10 @@ describe('import promptfoo', () => {
     expect(compare.stdout).toContain('no case flipped');
     const csv = await runCli(['analyze', out, '--csv']);
     expect(csv.stdout.trimEnd().split('\n')).toHaveLength(1 + rows.length);
+    // Memory needs the B its evidence was judged at: an import is refused by name, nothing stored.
+    const memory = await runCli(['memory', 'ingest', out, '--store', join(dir, 'memory.sqlite')]);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toContain('was imported from promptfoo, which runs under no token budget B');
   });
 
   test('zeros with no usage reported are unknown, not 0 tokens', async () => {
