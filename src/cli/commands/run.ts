@@ -129,6 +129,7 @@ export const runCommand: CommandSpec = {
 async function runDistributedCommand(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number> {
   const flag = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   if (values.distributed !== true) throw new IsobudgetError('usage', 'run: --detach and --lease go with --distributed', { hint: USAGE });
+  if (values['otel-endpoint'] !== undefined) throw new IsobudgetError('usage', 'run: --otel-endpoint streams an embedded run; export a distributed one once it is done: isobudget export otel RUN --endpoint URL', { hint: USAGE });
   if (values.sequential === true) throw new IsobudgetError('usage', 'run: --sequential does not run distributed (it decides case by case in one process)', { hint: USAGE });
   const resume = flag('resume');
   const configArg = positionals[0];
