@@ -99,6 +99,9 @@ describe('import promptfoo', () => {
     expect(report.stderr).toBe('');
     expect(report.code).toBe(0);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('B unknown');
+    expect(html).not.toContain('B not binding');
     const second = join(dir, 'runs', 'pf-2');
     expect((await runCli(['import', 'promptfoo', FIXTURE, '--out', second])).code).toBe(0);
     const compare = await runCli(['compare', out, second]);
