@@ -17,10 +17,10 @@ export interface RunOtel {
   finish(): Promise<void>;
 }
 
-export async function startRunOtel(endpointValue: string | undefined, io: CliIO): Promise<RunOtel | undefined> {
-  if (endpointValue === undefined || endpointValue === '') return undefined;
+export async function startRunOtel(given: { url: string; source: string } | undefined, io: CliIO): Promise<RunOtel | undefined> {
+  if (given === undefined) return undefined;
   const { tracesUrl } = await import('../../export/otel/endpoint.js');
-  const endpoint = tracesUrl(endpointValue, '--otel-endpoint');
+  const endpoint = tracesUrl(given.url, given.source);
   const { OtelSink } = await import('../../export/otel/otel-sink.js');
   const { unitTrace } = await import('../../export/otel/unit-spans.js');
   // Headers (keys) come from OTEL_EXPORTER_OTLP_HEADERS, read by the exporter itself: never on a command line.

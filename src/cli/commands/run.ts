@@ -17,6 +17,7 @@ import { requireTeamDatabase } from './team-db.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
 import { startRunOtel } from './run-otel.js';
+import { otelEndpoint } from '../../config/otel-endpoint.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
@@ -75,7 +76,7 @@ export const runCommand: CommandSpec = {
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
-    const otel = await startRunOtel(values['otel-endpoint'] ?? io.env.ISOBUDGET_OTEL_ENDPOINT, io);
+    const otel = await startRunOtel(otelEndpoint(values['otel-endpoint'], io.env), io);
     const result = await runExperiment({
       configPath: resolve(io.cwd, configArg),
       outDir: resolve(io.cwd, values.out ?? 'runs'),
