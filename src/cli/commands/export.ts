@@ -40,7 +40,9 @@ export const exportCommand: CommandSpec = {
     const sources = runs.map((run) => runTraces(loadRun(findRunDir(run, { cwd: io.cwd })), values['include-content'] === true));
     if (values.gateway !== undefined) sources.push(gatewayTraces(resolve(io.cwd, values.gateway)));
     const { OtelSink } = await import('../../export/otel/otel-sink.js');
-    const sink = new OtelSink({ endpoint, headers, timeoutMs: timeoutSeconds * 1000 });
+    // Everything is read already: the queue holds all of it, so a large run is never dropped for being large.
+    const total = sources.reduce((sum, s) => sum + s.traces.reduce((n, t) => n + 1 + t.calls.length, 0), 0);
+    const sink = new OtelSink({ endpoint, headers, timeoutMs: timeoutSeconds * 1000, maxQueue: total + 1 });
     for (const source of sources) for (const unit of source.traces) sink.emit(unit);
     const counts = await sink.close(timeoutSeconds * 1000);
     const traces = sources.reduce((sum, s) => sum + s.traces.length, 0);
