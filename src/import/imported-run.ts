@@ -1,7 +1,7 @@
 /**
  * Another tool's eval results as an isobudget run, pure: the manifest, one call record per
  * model call and one result record per (case, arm, epoch), in the formats `isobudget run`
- * writes (src/ledger/records.ts), so `analyze`, `report`, `compare` and `memory ingest` read
+ * writes (src/ledger/records.ts), so `analyze`, `report`, `compare` and `export otel` read
  * an import like any run.
  *
  * What the other tool cannot know is recorded as unknown, never invented:

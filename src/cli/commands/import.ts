@@ -1,7 +1,7 @@
 /**
  * `isobudget import promptfoo results.json` / `isobudget import inspect BASELINE CANDIDATE`:
  * another tool's eval results as a run directory that `analyze`, `report`, `compare` and
- * `memory ingest` read like any run (src/import).
+ * `export otel` read like any run (src/import); `memory ingest` refuses it by name (no B).
  */
 import { basename, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,10 +14,11 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget import promptfoo RESULTS.json [--baseline ID --candidate ID] [--out runs/<id>]
 isobudget import inspect BASELINE_LOG CANDIDATE_LOG [--scorer NAME] [--out runs/<id>]   each LOG.eval or LOG.json (one log per model)
-then: isobudget analyze runs/<id> | report | compare | memory ingest — with B unknown (neither tool runs under a token budget) and n=1 only`;
+then: isobudget analyze runs/<id> (also --csv) | report | compare | export otel — with B unknown (neither tool runs under a token budget) and n=1 only;
+  memory ingest refuses an import (a memory record needs its B)`;
 
 export const importCommand: CommandSpec = {
-  summary: 'import promptfoo results or inspect logs as a run (analyze, report, compare, memory ingest read it; B unknown, n=1)',
+  summary: 'import promptfoo results or inspect logs as a run (analyze, report, compare, export read it; B unknown, n=1)',
   subcommands: ['promptfoo', 'inspect'],
   async run(argv, io) {
     const { positionals, values } = parseCommandArgs('import', argv, {
