@@ -86,6 +86,8 @@ const OTHERS = [
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },
   { name: 'distributed-kill', script: 'distributed-kill.mjs', args: [] },
   { name: 'distributed-equivalence', script: 'distributed-equivalence.mjs', args: [] },
+  // run with --otel-endpoint (a local collector, a hung one) vs without; export otel of a run (issue 22).
+  { name: 'otel-export', script: 'otel-export.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

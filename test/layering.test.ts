@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
@@ -6,6 +6,7 @@ const SRC = resolve(import.meta.dirname, '../src');
 
 /** Every .ts file under `dir`, tests included (they must respect the layers too). */
 function sources(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? sources(path) : entry.name.endsWith('.ts') ? [path] : [];
@@ -38,6 +39,14 @@ describe('layers', () => {
 
   test('src/budget is below both: it imports neither src/runner nor src/gateway', () => {
     expect([...crossings('budget', 'runner'), ...crossings('budget', 'gateway')]).toEqual([]);
+  });
+
+  test('exporters and importers are outer rooms: only src/cli (and they themselves) import src/export or src/import', () => {
+    const inner = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() && !['cli', 'export', 'import'].includes(e.name)).map((e) => e.name);
+    expect(inner.flatMap((folder) => [...crossings(folder, 'export'), ...crossings(folder, 'import')])).toEqual([]);
+    expect([...crossings('export', 'cli'), ...crossings('import', 'cli')]).toEqual([]);
+    // …and the check sees those imports where they are allowed.
+    expect(crossings('cli', 'export').length).toBeGreaterThan(0);
   });
 
   test('the check sees imports: src/runner does import src/budget', () => {

@@ -14,5 +14,8 @@ export function loadRun(dir: string): LoadedRun {
   const paths = runPaths(dir);
   const manifest = readJsonFile<Manifest>(paths.manifest, 'manifest.json');
   const { records } = readJsonl<ResultRecord>(paths.results, { requireSchemaVersion: true });
+  // B unknown is Infinity in memory and null on disk (JSON has no Infinity), e.g. an import:
+  // read back as unknown, never as a B of 0 that every unit would exceed.
+  for (const record of records) if ((record.budget as number | null) === null) record.budget = Number.POSITIVE_INFINITY;
   return { dir, manifest, results: records };
 }

@@ -52,6 +52,21 @@ export interface Manifest {
   pricing?: PricingRecord;
   /** How the run was started, so `run --resume` continues it the same way (absent: defaults, or an older run). */
   run_options?: RunOptionsRecord;
+  /** A run made by `isobudget import` from another tool's results (absent for runs isobudget made). */
+  imported?: ImportedRecord;
+}
+
+/** Where an imported run came from, and what that tool cannot say. */
+export interface ImportedRecord {
+  tool: 'promptfoo' | 'inspect';
+  tool_version: string | null;
+  /** The file imported (absolute path) and the sha256 of its bytes (hex). */
+  file: string;
+  sha256: string;
+  /** The tool's id of the eval. */
+  eval_id: string | null;
+  /** Always null: the tool ran under no per-case token budget B (`config.budget.totalTokensPerCase` is null too). */
+  budget: null;
 }
 
 /** Run options outside the config (its hash): what `--resume` reuses unless given again. */

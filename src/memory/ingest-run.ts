@@ -40,6 +40,15 @@ export interface IngestResult extends IngestPlan {
 }
 
 export async function ingestRun(run: LoadedRun, store: MemoryStore, now: Date, gateId: string | null = null): Promise<IngestResult> {
+  const imported = run.manifest.imported;
+  if (imported !== undefined) {
+    // Every memory record carries the B its evidence was judged at (DESIGN §7); an import has
+    // none, and a record with an invented B would compare unlike with like later.
+    throw new IsobudgetError('memory_no_budget', `run ${run.manifest.run_id} was imported from ${imported.tool}, which runs under no token budget B: a memory record needs the B its evidence was judged at, so it is not remembered`, {
+      location: { file: runPaths(run.dir).manifest, key: 'imported' },
+      hint: `analyze, report, compare and export read it; to remember this comparison, run it with \`isobudget run\` under a budget`,
+    });
+  }
   const facts = factsFromRun(run.verdict, run.manifest);
   const policy = await storePolicy(store);
   const use = testUseOf(run, gateId, now);

@@ -9,7 +9,7 @@ import { withoutUserinfo } from '../core/display-url.js';
 import { IsobudgetError } from '../core/errors.js';
 import { LedgerWriter } from '../ledger/jsonl-writer.js';
 import type { Manifest, RunOptionsRecord } from '../ledger/manifest.js';
-import type { ResultRecord } from '../ledger/records.js';
+import type { CallRecord, ResultRecord } from '../ledger/records.js';
 import { releaseSpace } from '../ledger/run-dir.js';
 import type { Provider } from '../providers/spec.js';
 import { createScorer } from '../scorers/index.js';
@@ -66,6 +66,11 @@ export interface ExecuteRunOptions {
   prices?: PriceTable;
   /** Options outside the config, recorded in a new run's manifest for `--resume` (e.g. the sim latency scale). */
   runOptions?: RunOptionsRecord;
+  /**
+   * Called after each unit is committed, with its calls and result (e.g. `run --otel-endpoint`
+   * streams them). Must be quick and must not throw; a throw is swallowed, never fails the run.
+   */
+  onUnitCommitted?: (calls: readonly CallRecord[], result: ResultRecord) => void;
 }
 
 export interface ExecuteRunResult {
@@ -161,6 +166,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
         }
         writer.commitUnit(context.calls, outcome.result);
         queue.committed(outcome.result);
+        try {
+          options.onUnitCommitted?.(context.calls, outcome.result);
+        } catch {
+          // An observer (an exporter) never fails the run.
+        }
         if (keepResults) results.push(outcome.result);
         unitsCommitted += 1;
         progress.unitDone(outcome.result);

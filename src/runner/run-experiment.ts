@@ -8,7 +8,7 @@ import type { Manifest } from '../ledger/manifest.js';
 import { loadPricingFile } from '../config/load-pricing-file.js';
 import { buildPriceTable } from '../pricing/build-table.js';
 import { createProvider } from '../providers/create-provider.js';
-import { executeRun, type ExecuteRunResult } from './execute-run.js';
+import { executeRun, type ExecuteRunOptions, type ExecuteRunResult } from './execute-run.js';
 import { loadRunInputs } from './inputs.js';
 import type { ProgressSink } from './progress.js';
 
@@ -34,6 +34,8 @@ export interface RunExperimentOptions {
   onStart?: (manifest: Manifest) => void;
   /** See ExecuteRunOptions.keepResults (default true). */
   keepResults?: boolean;
+  /** See ExecuteRunOptions.onUnitCommitted. */
+  onUnitCommitted?: ExecuteRunOptions['onUnitCommitted'];
   /**
    * Sequential screening (issue 14) of a new run: `true` uses the config's `sequential:` block
    * or the defaults (look_every 20, min_cases 40); an object overrides single settings; `false`
@@ -73,6 +75,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
+    ...(options.onUnitCommitted === undefined ? {} : { onUnitCommitted: options.onUnitCommitted }),
     ...sequentialOption(config, options.sequential),
     prices,
     runOptions: { ...(simLatencyScale === undefined ? {} : { sim_latency_scale: simLatencyScale }), ...(concurrency === undefined ? {} : { concurrency }) },

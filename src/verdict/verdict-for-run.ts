@@ -12,17 +12,21 @@ import { applySequential, sequentialView } from './sequential-verdict.js';
 
 export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesConfig>): AnalysisContext {
   const config = manifest.config;
+  // An import (src/import) ran under no B: null on disk, unknown here, as for a seed ledger
+  // that states none — and then no arm is "not binding" against it either.
+  const known = typeof (config.budget.totalTokensPerCase as number | null) === 'number';
   return {
     runId: manifest.run_id,
     experiment: manifest.experiment,
     split: manifest.split,
-    budget: config.budget.totalTokensPerCase,
+    budget: known ? config.budget.totalTokensPerCase : undefined,
+    budgetSource: known ? 'config' : 'unknown',
     bestOfN: config.budget.bestOfN,
     baselineId: config.variants.baseline.id,
     candidateId: config.variants.candidate.id,
     gates: { ...config.gates, ...gates },
     seed: manifest.seed,
-    nonBindingArms: manifest.arms.filter((a) => !a.binding).map((a) => a.arm),
+    nonBindingArms: known ? manifest.arms.filter((a) => !a.binding).map((a) => a.arm) : [],
   };
 }
 

@@ -20,8 +20,13 @@ import { DB_READ_OPTION, GATE_OPTION, JSON_OPTION, JUNIT_OPTION, MARKDOWN_OPTION
 import { printVerdict, writeReport } from './finish-run.js';
 import type { CommandSpec } from './spec.js';
 import { requireTeamDatabase } from './team-db.js';
+import { renderResultsCsv } from '../../export/csv/results-csv.js';
+import type { ResultRecord } from '../../ledger/records.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
 
-const USAGE = `isobudget analyze RUN_DIR|ID|latest [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
+const USAGE = `isobudget analyze RUN_DIR|ID|latest --csv   the per-case results as CSV (also with --ledger FILE or --db URL)
+isobudget analyze RUN_DIR|ID|latest [--gate] [--json] [--markdown] [--junit FILE] [--no-report] [gate flags]
 isobudget analyze RUN_ID --db URL [--gate] [--json] [--markdown] [--junit FILE] [gate flags]   a run in the team database
 isobudget analyze --ledger FILE.jsonl [--budget B (default: the rows' \`budget\`, else unknown)] [--baseline-id ID] [--candidate-id ID] [--seed S] [--pricing FILE] [--gate] [--json] [--markdown] [--junit FILE] [gate flags]
 gate flags: --min-gain X --max-token-growth X --max-latency-growth X --rounds N --confidence X
@@ -45,6 +50,7 @@ export const analyzeCommand: CommandSpec = {
       json: JSON_OPTION,
       markdown: MARKDOWN_OPTION,
       junit: JUNIT_OPTION,
+      csv: { type: 'boolean', help: 'print the per-case results as CSV instead of the verdict: one row per case × arm × epoch (passed, tokens, cost, latency, finish reason, error); writes nothing' },
       'no-report': { ...NO_REPORT_OPTION, help: 'do not rewrite the run\'s report.html' },
       pricing: { ...PRICING_OPTION, help: '--ledger: model → USD per million tokens, over the dated defaults (a run keeps its own prices)' },
       db: DB_READ_OPTION,
@@ -69,6 +75,7 @@ export const analyzeCommand: CommandSpec = {
       if (flagBudget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens per case, got 0');
       const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
       const results = await readSeedLedger(file, buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } }));
+      if (values.csv === true) return printCsv(results, io);
       const bestOfN = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
       // B: --budget, else what the ledger's rows say (`budget`), else unknown — never a default
       // that the ledger's units were not run under.
@@ -105,6 +112,7 @@ export const analyzeCommand: CommandSpec = {
       try {
         const { loadRunFromDatabase } = await import('../../distributed/team-reads.js');
         const run = await loadRunFromDatabase(db, dir, resolve(io.cwd, 'runs'));
+        if (values.csv === true) return printCsv(run.results, io);
         // A read: nothing is written (the run's files, if any, are the submitter's).
         return printVerdict(verdictForRun(run.dir, gates, false, {}, run), io, options, undefined, run.manifest.config_path);
       } finally {
@@ -115,9 +123,19 @@ export const analyzeCommand: CommandSpec = {
     // Other gates are a what-if: keep the run's own verdict.json (and report.html) as decided.
     const decided = Object.keys(gates).length === 0;
     const run = loadRun(runDir);
+    if (values.csv === true) return printCsv(run.results, io);
     const verdict = verdictForRun(runDir, gates, decided, {}, run);
     const code = printVerdict(verdict, io, options, runDir, run.manifest.config_path);
     if (decided && values['no-report'] !== true) await writeReport(runDir, verdict, io, options, run);
     return code;
   },
 };
+
+/**
+ * Stdout passes through the terminal sanitizer, which writes the CSV's CRLF record ends as LF
+ * (what Unix CSV tools write; every reader accepts both).
+ */
+function printCsv(results: readonly ResultRecord[], io: CliIO): number {
+  io.stdout.write(renderResultsCsv(results));
+  return EXIT.ok;
+}

@@ -33,5 +33,7 @@ export const commands: Record<string, CommandSpec> = {
   worker: lazy('execute the units of distributed runs (isobudget run --distributed) from the team database', async () => (await import('./worker.js')).workerCommand),
   db: lazy('team database (PostgreSQL): db migrate applies the schema, db status shows it', async () => (await import('./db.js')).dbCommand),
   view: lazy('the local web viewer: runs, a run and its cases, compare, review (approve / reject), memory, evolve, spend', async () => (await import('./view.js')).viewCommand),
+  export: lazy('export otel: runs and gateway calls as OpenTelemetry traces (OTLP/HTTP) for Langfuse, Phoenix or any collector', async () => (await import('./export.js')).exportCommand, ['otel']),
+  import: lazy('import promptfoo results or inspect logs as a run (analyze, report, compare, export read it; B unknown, n=1)', async () => (await import('./import.js')).importCommand, ['promptfoo', 'inspect']),
   review: lazy('human review queue: cards for candidates that passed gate layers 1–4 (and other must-have-a-human changes); approve / reject / defer', async () => (await import('./review.js')).reviewCommand),
 };

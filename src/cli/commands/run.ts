@@ -16,11 +16,13 @@ import { runDistributed } from './run-distributed.js';
 import { requireTeamDatabase } from './team-db.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
 import { finishRun } from './finish-run.js';
+import { startRunOtel } from './run-otel.js';
+import { otelEndpoint } from '../../config/otel-endpoint.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report] [--pricing FILE]
+       [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL]
 isobudget run --resume RUN_DIR|ID|latest
 isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
@@ -46,6 +48,7 @@ export const runCommand: CommandSpec = {
       quiet: QUIET_OPTION,
       sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
       pricing: PRICING_OPTION,
+      'otel-endpoint': { type: 'string', value: 'URL', help: 'stream each unit as OpenTelemetry traces (OTLP/HTTP) while the run goes; a collector that is down never slows or fails it', fallback: '$ISOBUDGET_OTEL_ENDPOINT, else off', example: 'http://127.0.0.1:4318' },
       db: DB_OPTION,
       distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
       detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
@@ -73,6 +76,7 @@ export const runCommand: CommandSpec = {
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
+    const otel = await startRunOtel(otelEndpoint(values['otel-endpoint'], io.env), io);
     const result = await runExperiment({
       configPath: resolve(io.cwd, configArg),
       outDir: resolve(io.cwd, values.out ?? 'runs'),
@@ -91,7 +95,9 @@ export const runCommand: CommandSpec = {
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
       ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
       ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}), get columns() { return io.stderr.columns; } } }),
+      ...(otel ? { onUnitCommitted: otel.onUnitCommitted } : {}),
       onStart: (started) => {
+        otel?.onStart(started);
         if (quiet) return;
         const fit = (text: string): string => wrapToWidth(text, terminalColumns(io.stderr));
         // An agent path is many calls: each turn gets what is left of the path's share ⌊B/n⌋, at most the cap.
@@ -112,7 +118,7 @@ export const runCommand: CommandSpec = {
         const plan = started.sequential?.plan;
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
       },
-    });
+    }).finally(() => otel?.finish());
     if (result.interrupted) {
       io.stderr.write(wrapToWidth(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`, terminalColumns(io.stderr)));
       return EXIT.interrupted;
@@ -124,6 +130,7 @@ export const runCommand: CommandSpec = {
 async function runDistributedCommand(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number> {
   const flag = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   if (values.distributed !== true) throw new IsobudgetError('usage', 'run: --detach and --lease go with --distributed', { hint: USAGE });
+  if (values['otel-endpoint'] !== undefined) throw new IsobudgetError('usage', 'run: --otel-endpoint streams an embedded run; export a distributed one once it is done: isobudget export otel RUN --endpoint URL', { hint: USAGE });
   if (values.sequential === true) throw new IsobudgetError('usage', 'run: --sequential does not run distributed (it decides case by case in one process)', { hint: USAGE });
   const resume = flag('resume');
   const configArg = positionals[0];

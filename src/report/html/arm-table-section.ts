@@ -33,6 +33,8 @@ function costCells(arm: ArmMetrics): string {
  */
 export function bindingText(arm: ArmMetrics, plan: Manifest['arms'][number] | undefined, manifest: Manifest | undefined): { text: string; title: string; perTurn: boolean } {
   const config = manifest?.config;
+  // An import (promptfoo, inspect) ran under no B: neither "binds" nor "not binding" is true.
+  if (config !== undefined && typeof (config.budget.totalTokensPerCase as number | null) !== 'number') return { text: 'B unknown', title: 'imported: the tool ran under no per-case token budget', perTurn: false };
   const agent = config?.executor.type === 'agent';
   const cut = arm.budgetExhaustedRate > 0;
   const binds = cut || plan?.binding === true;

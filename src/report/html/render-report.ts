@@ -57,7 +57,8 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
 export async function renderReportBody(input: ReportInput, options: { caseBrowser: boolean }): Promise<{ body: string; warnings: string[] }> {
   const { verdict, manifest, results } = input;
   const confidence = verdict.gates.confidence;
-  const budget = verdict.same_budget?.budget ?? manifest?.config.budget.totalTokensPerCase;
+  // B unknown (an import, a seed ledger): null in the record, never a fallback B; `?? undefined` for manifests that store null.
+  const budget = verdict.same_budget ? (verdict.same_budget.budget ?? undefined) : (manifest?.config.budget.totalTokensPerCase ?? undefined);
   const evaluated = results.filter((r) => r.split !== 'regression');
   const allN = verdict.arms.map((a) => a.n);
   const captions = new Map(verdict.arms.map((a) => [a.arm, armCaption(a, allN)]));
