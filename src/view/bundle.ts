@@ -32,6 +32,7 @@ export async function writeBundle(app: ViewApp, runs: RunSource, evolveDir: stri
     const load = runs.load(row.id);
     if (!load?.ok) continue;
     write(links.run(row.id), (await app.runScreenAll(load.run, links)).html);
+    write(links.csv(row.id), app.csv(row.id) ?? '');
     for (const gridRow of load.run.rows) {
       write(links.caseOf(row.id, gridRow.caseId, gridRow.split), app.caseScreen(row.id, gridRow.caseId, gridRow.split, links).html);
       cases += 1;

@@ -10,6 +10,8 @@ export interface Links {
   runs(): string;
   run(runId: string, query?: Partial<GridQuery>): string;
   caseOf(runId: string, caseId: string, split: string): string;
+  /** The run's per-case results as CSV (one row per case × arm × epoch). */
+  csv(runId: string): string;
   /** Undefined in the bundle: comparing any two runs needs the server. */
   compare(a?: string, b?: string): string | undefined;
   review(): string;
@@ -25,6 +27,7 @@ export const liveLinks: Links = {
   runs: () => '/',
   run: (runId, query) => `/runs/${enc(runId)}${gridSearch(query)}`,
   caseOf: (runId, caseId, split) => `/runs/${enc(runId)}/cases/${enc(caseId)}?split=${enc(split)}`,
+  csv: (runId) => `/runs/${enc(runId)}/results.csv`,
   compare: (a, b) => `/compare${a === undefined ? '' : `?a=${enc(a)}${b === undefined ? '' : `&b=${enc(b)}`}`}`,
   review: () => '/review',
   memory: (memoryId) => (memoryId === undefined ? '/memory' : `/memory/${enc(memoryId)}`),
@@ -54,6 +57,7 @@ export const bundleLinks: Links = {
   runs: () => 'index.html',
   run: (runId) => `run-${fileSlug(runId)}.html`,
   caseOf: (runId, caseId, split) => `case-${fileSlug(runId)}-${createHash('sha256').update(`${split}\u0000${caseId}`).digest('hex').slice(0, 16)}.html`,
+  csv: (runId) => `run-${fileSlug(runId)}.csv`,
   compare: () => undefined,
   review: () => 'review.html',
   memory: (memoryId) => (memoryId === undefined ? 'memory.html' : `memory-${fileSlug(memoryId)}.html`),

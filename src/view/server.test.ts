@@ -117,6 +117,15 @@ describe('view server', () => {
     }
   });
 
+  test('the results download is analyze --csv\'s CSV, as an attachment', async () => {
+    const csv = await call(server.url, { path: '/runs/bf-synthetic/results.csv' });
+    expect(csv.status).toBe(200);
+    expect(String(csv.headers['content-disposition'])).toBe('attachment; filename="bf-synthetic-results.csv"');
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines.length).toBe(1 + 30 * 4);
+    expect((await call(server.url, { path: '/runs/nope/results.csv' })).status).toBe(404);
+  });
+
   test('the grid fragment pages and filters on the server', async () => {
     const first = await call(server.url, { path: '/runs/bf-synthetic?fragment=grid' });
     expect(first.body.startsWith('<div id="grid">')).toBe(true);
@@ -150,4 +159,32 @@ describe('run files nobody should have written', () => {
       await server.close();
     }
   }, 20_000);
+});
+
+describe('runs imported from other tools', () => {
+  test('a promptfoo import (B unknown, n=1 only) opens on every run screen, and Compare says B is unknown', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'isobudget-view-import-'));
+    const { execFileSync } = await import('node:child_process');
+    const bin = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'bin.js');
+    const fixture = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'promptfoo', 'date-parser-results.json');
+    execFileSync(process.execPath, [bin, 'import', 'promptfoo', fixture, '--out', join(cwd, 'runs', 'pf-1')], { cwd, stdio: 'pipe' });
+    writeSyntheticRun({ dir: join(cwd, 'runs', 'bf-synthetic'), cases: 5, rounds: 20 });
+    const runs = new RunSource(join(cwd, 'runs'), cwd);
+    const app = new ViewApp({ runs, store: undefined, storeLabel: 'none', gatewayDir: undefined, evolveDir: join(cwd, 'evolve'), cwd });
+    const server = await startViewServer({ app, runs, host: '127.0.0.1', port: 0, token: undefined });
+    try {
+      const run = await call(server.url, { path: '/runs/pf-1' });
+      expect(run.status, run.body.slice(0, 400)).toBe(200);
+      expect(run.body).toContain('B unknown');
+      const caseId = /\/runs\/pf-1\/cases\/([^"?]+)\?split=/.exec(run.body)?.[1];
+      expect(caseId).toBeDefined();
+      expect((await call(server.url, { path: `/runs/pf-1/cases/${caseId}?split=val` })).status).toBe(200);
+      const compare = await call(server.url, { path: '/compare?a=bf-synthetic&b=pf-1' });
+      expect(compare.status).toBe(200);
+      expect(compare.body).toContain('B is unknown for run B (an imported run)');
+      expect((await call(server.url, { path: '/runs/pf-1/results.csv' })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

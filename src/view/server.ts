@@ -106,6 +106,13 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       events(response);
       return;
     }
+    if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'results.csv') {
+      const csv = app.csv(parts[1] as string);
+      if (csv === undefined) return send(response, 404, 'text/plain; charset=utf-8', 'no readable run\n');
+      response.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${(parts[1] as string).replace(/[^A-Za-z0-9._-]/g, '_')}-results.csv"`, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+      response.end(csv);
+      return;
+    }
     const links = liveLinks;
     let page: Page;
     if (parts.length === 0) page = app.runsScreen(params, links);

@@ -5,6 +5,7 @@
  * (the same call as `review --decide`).
  */
 import { compareRuns, type RunComparison } from '../compare/compare-runs.js';
+import { renderResultsCsv } from '../export/csv/results-csv.js';
 import { checkDatasets } from '../compare/dataset-check.js';
 import { renderEvolveReport } from '../evolve/report/render.js';
 import { listConflicts } from '../memory/conflicts.js';
@@ -122,6 +123,12 @@ export class ViewApp {
   async runScreenAll(run: RunView, links: Links): Promise<Page> {
     const query: GridQuery = { filter: 'all', search: '', page: 0, pageSize: Math.max(1, run.rows.length) };
     return this.page('run', run.id, runPage(run, await this.reportBody(run), queryGrid(run.rows, query, run.roles), query, links), links);
+  }
+
+  /** The run's results as CSV (analyze --csv's rows), or undefined when the run cannot be read. */
+  csv(id: string): string | undefined {
+    const load = this.options.runs.load(id);
+    return load?.ok ? renderResultsCsv(load.run.results) : undefined;
   }
 
   caseScreen(id: string, caseId: string, split: string, links: Links): Page {

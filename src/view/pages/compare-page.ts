@@ -12,8 +12,14 @@ import { ci, pct, pts, verdictBadge } from './format.js';
 
 export function comparisonWarnings(a: Manifest, b: Manifest, comparison: RunComparison | undefined): string[] {
   const warnings: string[] = [];
-  const budget = (m: Manifest): number => m.config.budget.totalTokensPerCase;
-  if (budget(a) !== budget(b)) warnings.push(`budgets differ: B = ${budget(a).toLocaleString('en-US')} vs ${budget(b).toLocaleString('en-US')} tokens per case — not a same-budget comparison`);
+  // Imported runs (promptfoo, inspect) have no B: null, or Infinity once read back.
+  const budget = (m: Manifest): number | null => {
+    const b = m.config.budget.totalTokensPerCase as number | null;
+    return b === null || !Number.isFinite(b) ? null : b;
+  };
+  const shown = (b: number | null): string => (b === null ? 'unknown' : b.toLocaleString('en-US'));
+  if (budget(a) === null || budget(b) === null) warnings.push(`B is unknown for ${budget(a) === null ? 'run A' : ''}${budget(a) === null && budget(b) === null ? ' and ' : ''}${budget(b) === null ? 'run B' : ''} (an imported run): not a same-budget comparison`);
+  else if (budget(a) !== budget(b)) warnings.push(`budgets differ: B = ${shown(budget(a))} vs ${shown(budget(b))} tokens per case — not a same-budget comparison`);
   if (comparison && !comparison.datasets.same) warnings.push(`datasets differ by hash (${comparison.datasets.differences.map((d) => d.name).join(', ')}): compared on the cases both runs have`);
   if (a.scorer.name !== b.scorer.name || a.scorer.version !== b.scorer.version) warnings.push(`scorers differ: ${a.scorer.name} ${a.scorer.version} vs ${b.scorer.name} ${b.scorer.version}`);
   const models = (m: Manifest): string => `${m.config.variants.baseline.model} / ${m.config.variants.candidate.model}`;

@@ -12,7 +12,7 @@ export function runPage(run: RunView, reportBody: string, page: GridPage, query:
     : '';
   const compare = links.compare(run.id);
   return `${notice}${reportBody}
-<section><h2>Cases</h2><p class="lede">One row per case; epochs and repeats folded into k/n (passed of runs). n=N arms count the selected path; "any" is pass@N.${compare ? ` <a href="${h(compare)}">Compare this run with another</a>.` : ''}</p>
+<section><h2>Cases</h2><p class="lede">One row per case; epochs and repeats folded into k/n (passed of runs). n=N arms count the selected path; "any" is pass@N.${compare ? ` <a href="${h(compare)}">Compare this run with another</a>.` : ''} <a href="${h(links.csv(run.id))}" download>Download the results as CSV</a> (one row per case × arm × epoch).</p>
 ${gridToolbar(run.id, query, links)}
 ${gridSection({ runId: run.id, arms: run.manifest.arms, roles: run.roles, page, query, total: run.rows.length, inputs, links })}</section>`;
 }
