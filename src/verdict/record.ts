@@ -120,8 +120,9 @@ export interface BestOfNRecord {
   delta: number;
   /** null when undefined (too few cases). */
   ci95: Interval | null;
-  baseline_pass_at_n: number;
-  candidate_pass_at_n: number;
+  /** null: the arm's single paths are unknown (a ledger row stood for n paths). */
+  baseline_pass_at_n: number | null;
+  candidate_pass_at_n: number | null;
   difference_in_differences: number | null;
   did_ci95: Interval | null;
   /** Σ candidate tokens / Σ baseline tokens at this n. */
