@@ -40,6 +40,10 @@ describe('layers', () => {
     expect([...crossings('budget', 'runner'), ...crossings('budget', 'gateway')]).toEqual([]);
   });
 
+  test('src/ledger is below src/runner: the manifest\'s types live in src/ledger (or lower)', () => {
+    expect(crossings('ledger', 'runner')).toEqual([]);
+  });
+
   test('the check sees imports: src/runner does import src/budget', () => {
     expect(crossings('runner', 'budget').length).toBeGreaterThan(0);
   });

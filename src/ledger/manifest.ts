@@ -1,6 +1,6 @@
 /** The run manifest (DESIGN §1, invariant 5): what makes a run reproducible and comparable. */
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import type { SequentialPlan } from '../runner/sequential-plan.js';
+import type { SequentialPlan } from './sequential-plan-record.js';
 import type { StopReason } from '../stats/sequential-screen.js';
 import type { PricingRecord } from '../pricing/pricing-record.js';
 
