@@ -1,6 +1,8 @@
 /** `isobudget run experiment.yaml` — the four arms under one budget, the table, the verdict. */
 import { resolve } from 'node:path';
-import { IsobudgetError } from '../../core/errors.js';
+import { IsobudgetError, IsobudgetErrors } from '../../core/errors.js';
+import { loadConfig } from '../../config/load.js';
+import { comparisonErrors } from '../../config/comparison-errors.js';
 import type { SplitName } from '../../config/types.js';
 import { findRunDir } from '../../ledger/find-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
@@ -25,7 +27,7 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report] [--pricing FILE]
+       [--junit FILE] [--no-report] [--pricing FILE] [--strict]
 isobudget run --resume RUN_DIR|ID|latest
 isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
@@ -51,6 +53,7 @@ export const runCommand: CommandSpec = {
       quiet: QUIET_OPTION,
       sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
       pricing: PRICING_OPTION,
+      strict: { type: 'boolean', help: 'stop (exit 2) before any call when baseline and candidate are the same agent (same prompt, model and settings, or a command agent the skill never reaches)' },
       db: DB_OPTION,
       distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
       detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
@@ -69,6 +72,10 @@ export const runCommand: CommandSpec = {
     if (resumeDir && manifest?.status === 'complete') return printFinished(resumeDir, manifest, values, io);
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
+    if (values.strict === true && !resumeDir) {
+      const problems = comparisonErrors(await loadConfig(resolve(io.cwd, configArg)));
+      if (problems.length > 0) throw problems.length === 1 ? problems[0] : new IsobudgetErrors(problems);
+    }
     const quiet = values.quiet === true || values.json === true;
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
