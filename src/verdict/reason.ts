@@ -27,7 +27,8 @@ export function explain(record: VerdictRecord): string {
       return `regression: ${(regressed.length ? regressed : failed).join('; ')}. Roll back; do not promote.`;
     }
     case 'real_evolution':
-      return `real evolution: ${n1}, ${tps}, p95 latency ×${sb?.p95_latency_ratio?.toFixed(2) ?? '?'}; it holds with Best-of-N off (${atN}).`;
+      // "Best-of-N off" is n=1: quote the n=1 numbers there, and the n=N ones as what they are.
+      return `real evolution: ${n1}, ${tps}, p95 latency ×${sb?.p95_latency_ratio?.toFixed(2) ?? '?'}; it holds with Best-of-N off (n=1: pass@1 ${sb ? `${rate(sb.baseline_pass)} → ${rate(sb.candidate_pass)}, ${pct(sb.delta)} ${ci(sb.ci95)}` : 'n/a'})${on ? `; with Best-of-${on.n} on, ${atN}` : ''}.`;
     case 'budget_growth':
       return `budget growth: ${n1} is real but bought with spend — ${failed.join('; ')}.`;
     case 'budget_leakage':
