@@ -65,3 +65,19 @@ test('a command agent the skill never reaches: validate warns; {{system_prompt}}
     expect(ok.stderr).not.toContain('system_prompt');
   }
 });
+
+test('a run whose cases the simulator recognized none of is invalid (exit 12), with the hint — not a clean no_gain', async () => {
+  const dir = seedShaped();
+  const own = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `t${i}`, input: `Translate the word number ${i} into French.`, expected: 'x' })).join('\n');
+  writeFileSync(join(dir, 'data', 'val.jsonl'), `${own}\n`);
+  mkdirSync(join(dir, 'skills'));
+  writeFileSync(join(dir, 'skills', 'a.md'), 'Translate.\n');
+  writeFileSync(join(dir, 'skills', 'b.md'), 'Translate carefully.\n');
+  const yaml = readFileSync(join(dir, 'experiment.yaml'), 'utf8').replace('models: { candidate: sim-small }', 'variants:\n  baseline: { id: a, model: sim-small, skill: skills/a.md }\n  candidate: { id: b, model: sim-small, skill: skills/b.md }').replace('scorer: numeric', 'scorer: normalized');
+  writeFileSync(join(dir, 'experiment.yaml'), yaml);
+  const run = await runCli(['run', 'experiment.yaml', '--sim-latency-scale', '0', '--no-report', '--gate'], { cwd: dir });
+  expect(run.code, run.stderr).toBe(12);
+  expect(run.stdout).toContain('verdict: INVALID');
+  expect(run.stdout).toContain('sim_recognized_cases: the simulator recognized none of the cases');
+  expect(run.stdout).toContain('run it against a real endpoint');
+}, 30_000);

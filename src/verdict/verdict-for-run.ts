@@ -10,6 +10,7 @@ import { readHistory, type HistoryOptions } from './history.js';
 import type { VerdictRecord } from './record.js';
 import { applySequential, sequentialView } from './sequential-verdict.js';
 import { applyLedgerIntegrity } from './integrity-rule.js';
+import { applySimRecognition } from './sim-recognition-rule.js';
 
 export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesConfig>): AnalysisContext {
   const config = manifest.config;
@@ -39,7 +40,8 @@ export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write =
   const evaluated = results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
   const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
   const decided = decideVerdict(analysis, now, attribute(results, analysis, past));
-  const verdict = applyLedgerIntegrity(sequential ? applySequential(decided, sequential.monitor) : decided, run.integrity);
+  const judged = applySimRecognition(sequential ? applySequential(decided, sequential.monitor) : decided, run.manifest, results);
+  const verdict = applyLedgerIntegrity(judged, run.integrity);
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }
