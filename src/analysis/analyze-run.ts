@@ -27,6 +27,8 @@ export interface AnalysisContext {
   candidateId: string;
   gates: GatesConfig;
   seed: number;
+  /** The run's Best-of-N selector (`oracle`, `majority`, …); undefined for a ledger. */
+  selector?: string;
   /** Arms the run declared B not binding for (from the manifest). */
   nonBindingArms: readonly string[];
 }

@@ -129,4 +129,6 @@ export interface BestOfNRecord {
   total_tokens_ratio: number | null;
   /** Candidate spend at n=N over its spend at n=1 (the seed's `bestofn_ratio`). */
   bestofn_ratio: number | null;
+  /** How the arm picked its path (`oracle`: selected@N is pass@N); absent for ledgers and older runs. */
+  selector?: string;
 }

@@ -25,6 +25,7 @@ export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesCon
     gates: { ...config.gates, ...gates },
     seed: manifest.seed,
     nonBindingArms: manifest.arms.filter((a) => !a.binding).map((a) => a.arm),
+    selector: manifest.selector,
   };
 }
 
