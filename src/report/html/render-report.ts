@@ -65,7 +65,7 @@ export async function renderReport(input: ReportInput): Promise<RenderedReport> 
   const level = `${Math.round(confidence * 100)}%`;
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
-  const { data: cases, payload } = packCases(results, input.texts, input.caseData);
+  const { data: cases, payload } = packCases(results, input.texts, { ...input.caseData, outputField: manifest?.config.scorer.outputField });
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),
