@@ -1,4 +1,5 @@
 /** Reads a run directory's results and manifest for analysis, and cross-checks its ledgers. */
+import { existsSync } from 'node:fs';
 import type { Manifest } from '../ledger/manifest.js';
 import { changedLedger } from '../ledger/ledger-hashes.js';
 import { firstTotalsMismatch } from '../ledger/ledger-totals.js';
@@ -33,6 +34,9 @@ export function ledgerIntegrityOfDir(dir: string, manifest: Manifest): string | 
 /** Reads calls.jsonl and checks it against the results and the manifest; the first problem, or undefined. */
 export function ledgerIntegrity(dir: string, manifest: Manifest, results: readonly ResultRecord[]): string | undefined {
   const paths = runPaths(dir);
+  // No calls.jsonl and no recorded hashes: a run directory assembled by hand or by an older
+  // tool — nothing to cross-check. With hashes recorded, a deleted calls.jsonl fails below.
+  if (!existsSync(paths.calls) && manifest.ledger_sha256 === undefined) return undefined;
   const calls = readJsonl<CallRecord>(paths.calls).records;
   // The manifest's count is final once every unit is committed (a running run's may lag).
   const finished = manifest.ledger_sha256 !== undefined;
