@@ -49,7 +49,8 @@ test('analyze --ledger --gate: exit 0 for real_evolution, 10 for leakage; --json
     rows.push(seedRow(`c${i}`, 'baseline_single', base), seedRow(`c${i}`, 'candidate_single', base || i % 10 === 6 || i % 10 === 7));
     rows.push(seedRow(`c${i}`, 'baseline_best_of_8', base, { total_tokens: 4000 }), seedRow(`c${i}`, 'candidate_best_of_8', base || i % 10 === 6, { total_tokens: 4000 }));
   }
-  const real = await runCli(['analyze', '--ledger', writeLedger(rows), '--gate', '--json', '--rounds', '500']);
+  // B given: with B unknown a gain is inconclusive (test/ledger-shapes.test.ts).
+  const real = await runCli(['analyze', '--ledger', writeLedger(rows), '--budget', '4000', '--gate', '--json', '--rounds', '500']);
   expect(real.code, real.stderr).toBe(0);
   const record = JSON.parse(real.stdout) as { verdict: string; same_budget: { delta: number }; bestofn_on: { n: number } };
   expect(record.verdict).toBe('real_evolution');

@@ -134,7 +134,7 @@ describe('command executor: what `claude -p --output-format json` and `codex exe
     const { verdict } = await runGate(experiment.configPath, experiment.runsDir);
     expect(verdict.verdict).not.toBe('invalid');
     for (const arm of verdict.invariants.arm_errors) expect(arm).toMatchObject({ paths: 3, errors: 0 });
-    expect(verdict.arms.every((a) => a.passAt1 > 0)).toBe(true);
+    expect(verdict.arms.every((a) => (a.passAt1 ?? 0) > 0)).toBe(true);
   });
 
   test('codex exec --json output: `output_field: item[type=agent_message].text`', async () => {
@@ -142,6 +142,6 @@ describe('command executor: what `claude -p --output-format json` and `codex exe
     const { verdict } = await runGate(experiment.configPath, experiment.runsDir);
     expect(verdict.verdict).not.toBe('invalid');
     for (const arm of verdict.invariants.arm_errors) expect(arm).toMatchObject({ paths: 3, errors: 0 });
-    expect(verdict.arms.every((a) => a.passAt1 > 0)).toBe(true);
+    expect(verdict.arms.every((a) => (a.passAt1 ?? 0) > 0)).toBe(true);
   });
 });

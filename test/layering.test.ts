@@ -49,6 +49,10 @@ describe('layers', () => {
     expect(crossings('cli', 'export').length).toBeGreaterThan(0);
   });
 
+  test('src/ledger is below src/runner: the manifest\'s types live in src/ledger (or lower)', () => {
+    expect(crossings('ledger', 'runner')).toEqual([]);
+  });
+
   test('the check sees imports: src/runner does import src/budget', () => {
     expect(crossings('runner', 'budget').length).toBeGreaterThan(0);
   });

@@ -13,6 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ResultRecord } from '../src/ledger/records.js';
 import { runCli } from './support/cli.js';
+import { acceptLedgerEdits } from './support/accept-ledger-edits.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SURROGATE_ID = 'lone-\uD800-id';
@@ -59,6 +60,7 @@ describe.skipIf(!existsSync(CHROMIUM))('hostile case ids in the report', () => {
       return JSON.stringify({ ...r, passed, passed_any: passed, passes: passed ? 1 : 0, paths: r.paths.map((p) => ({ ...p, passed })) });
     });
     writeFileSync(results, `${lines.join('\n')}\n`);
+    acceptLedgerEdits(runDir);
     rmSync(join(runDir, 'verdict.json'), { force: true });
     const rendered = await runCli(['report', runDir]);
     expect(rendered.code, rendered.stderr).toBe(0);

@@ -18,6 +18,7 @@ import type { ResultRecord } from '../src/ledger/records.js';
 import { ingestRun } from '../src/memory/ingest-run.js';
 import { fakeRun, T0, tempStore } from '../src/memory/test-support/fixtures.js';
 import { writeExperiment } from './support/experiment.js';
+import { acceptLedgerEdits } from './support/accept-ledger-edits.js';
 
 /** OSC 52 (write the clipboard), CSI 2J (clear the screen), CSI 1A (cursor up), a CR, a C1 CSI, a bidi override. */
 const HOSTILE = '\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u001b[1Ahidden\rshown\u009b31m\u202etxt';
@@ -101,6 +102,7 @@ test('compare: case ids from a dataset are printed inert', async () => {
     return r.case_id.startsWith('case-0-') && r.arm === 'candidate_single' ? JSON.stringify({ ...r, passed: !r.passed, passed_any: !r.passed }) : line;
   });
   writeFileSync(results, `${flipped.join('\n')}\n`);
+  acceptLedgerEdits(join(experiment.runsDir, 'b'));
   const compared = await cli(['compare', join(experiment.runsDir, 'a'), join(experiment.runsDir, 'b')]);
   expect(compared.code, compared.err).toBe(0);
   expectSafe(compared.out);

@@ -27,6 +27,8 @@ export interface AnalysisContext {
   candidateId: string;
   gates: GatesConfig;
   seed: number;
+  /** The run's Best-of-N selector (`oracle`, `majority`, …); undefined for a ledger. */
+  selector?: string;
   /** Arms the run declared B not binding for (from the manifest). */
   nonBindingArms: readonly string[];
 }
@@ -40,8 +42,9 @@ export interface BestOfNComparison {
   tokens: TokenComparison | undefined;
   /** (D−C) − (B−A). */
   differenceInDifferences: Estimate | undefined;
-  baselinePassAtN: number;
-  candidatePassAtN: number;
+  /** null when the arm's single paths are unknown (ArmMetrics.passAtN). */
+  baselinePassAtN: number | null;
+  candidatePassAtN: number | null;
   /** Candidate spend at n=N over its spend at n=1 (the seed's `bestofn_ratio`). */
   spendRatioVsSingle: number | undefined;
 }
@@ -114,8 +117,8 @@ export function analyzeResults(results: readonly ResultRecord[], context: Analys
       selected,
       tokens: compareTokens(get(C), get(D), settings, tokensOf(shared, C, D)),
       differenceInDifferences: differenceInDifferencesOf({ a: get(A), b: get(B), c: get(C), d: get(D) }, settings, shared?.get(didKey([A, B, C, D]))),
-      baselinePassAtN: metrics.find((m) => m.arm === C)?.passAtN ?? 0,
-      candidatePassAtN: metrics.find((m) => m.arm === D)?.passAtN ?? 0,
+      baselinePassAtN: metrics.find((m) => m.arm === C)?.passAtN ?? null,
+      candidatePassAtN: metrics.find((m) => m.arm === D)?.passAtN ?? null,
       spendRatioVsSingle: tokensD?.totalTokensRatio.value,
     });
   }

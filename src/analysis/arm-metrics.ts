@@ -16,12 +16,16 @@ export interface ArmMetrics {
   cases: number;
   /** (case, epoch) units. */
   units: number;
-  /** Per-path success rate: n=1 the arm's pass rate; n>1 the unbiased pass@1 over its n paths. */
-  passAt1: number;
-  /** Unbiased pass@k (Chen et al. 2021) for every k ≤ n. */
+  /**
+   * Per-path success rate: n=1 the arm's pass rate; n>1 the unbiased pass@1 over its n paths.
+   * null when some unit's paths were never written one by one (`passes_unknown`: a ledger
+   * row standing for n paths with one outcome) — never that outcome divided by n.
+   */
+  passAt1: number | null;
+  /** Unbiased pass@k (Chen et al. 2021) for every k ≤ n; empty when `passAt1` is null. */
   passAtK: Record<number, number>;
-  /** Any path passed: an oracle upper bound, never a product metric. */
-  passAtN: number;
+  /** Any path passed: an oracle upper bound, never a product metric; null as `passAt1`. */
+  passAtN: number | null;
   /** The selected path passed: what a product would ship. */
   selectedAtN: number;
   /** Mean billed tokens per case, over units with known usage (tokens). */
@@ -72,7 +76,8 @@ function metricsOf(records: ResultRecord[], budget: number | undefined): ArmMetr
   const units = records.length;
   const cases = new Set(records.map((r) => r.case_id)).size;
   const passAt: Record<number, number> = {};
-  for (let k = 1; k <= n; k += 1) passAt[k] = mean(records.map((r) => passAtK(n, r.passes, k)));
+  const pathsKnown = !records.some((r) => r.passes_unknown === true);
+  if (pathsKnown) for (let k = 1; k <= n; k += 1) passAt[k] = mean(records.map((r) => passAtK(n, r.passes, k)));
   const known = records.filter((r) => r.total_tokens !== undefined);
   const tokens = known.reduce((acc, r) => acc + (r.total_tokens ?? 0), 0);
   const successes = known.filter((r) => r.passed).length;
@@ -89,9 +94,9 @@ function metricsOf(records: ResultRecord[], budget: number | undefined): ArmMetr
     n,
     cases,
     units,
-    passAt1: passAt[1] ?? 0,
+    passAt1: pathsKnown ? (passAt[1] ?? 0) : null,
     passAtK: passAt,
-    passAtN: mean(records.map((r) => (r.passed_any ? 1 : 0))),
+    passAtN: pathsKnown ? mean(records.map((r) => (r.passed_any ? 1 : 0))) : null,
     selectedAtN: mean(records.map((r) => (r.passed ? 1 : 0))),
     meanTokensPerCase: known.length === 0 ? undefined : tokens / known.length,
     tokensPerSuccess: successes === 0 ? undefined : tokens / successes,

@@ -9,16 +9,24 @@
  * side); `passed` of the row marked `selected: true` if any, else of the LAST row (a retry's
  * final answer); pass@N (oracle) = any row passed; `epoch` keeps repeats of n=1 apart.
  * A row without usage makes that (case, arm) total unknown — never 0; a negative or non-numeric
- * token count is an error at its line, never summed.
+ * token count is an error at its line, never summed. A unit whose known rows already bill more
+ * than B is over B whatever usage-less rows it also has (unknown never hides an overspend).
+ *
+ * Two shapes are accepted for an n>1 arm (README, "Ledgers written by others"):
+ * - one row per path (n rows per case): pass@1, pass@k and pass@N come from the paths;
+ * - ONE row standing for all n paths (the seed's Python: one call with `n=8`, one `passed`):
+ *   that `passed` is the arm's selected@n outcome; the single paths' outcomes were never
+ *   written, so the unit is marked `passes_unknown` and pass@1 / pass@N of the arm are n/a —
+ *   never `passed / n`.
  *
  * B: rows may state it in `budget` (tokens per case); one ledger compares its arms at one B,
  * so every row that states it must state the same. Each result's `budget` is that B, or
- * Infinity when no row says (the analysis then reports B as unknown).
+ * Infinity when no row says (the analysis then reports B as unknown). `--budget B` (the
+ * `budget` argument) overrides it for the over-B check.
  */
 import { IsobudgetError, IsobudgetErrors } from '../core/errors.js';
-import { isUtf8 } from 'node:buffer';
-import { firstInvalidUtf8, openInputFile } from '../core/input-file.js';
 import { jsonErrorText } from '../core/json-error.js';
+import { lineBatches } from './ledger-lines.js';
 import { LEDGER_SCHEMA_VERSION, type ResultRecord } from '../ledger/records.js';
 import { callCostUsd } from '../pricing/call-cost.js';
 import type { PriceTable } from '../pricing/price-table.js';
@@ -53,6 +61,8 @@ interface Group {
   lastPassed: boolean;
   selectedPassed: boolean | undefined;
   tokens: number | undefined;
+  /** Σ total_tokens over the rows that have it: a lower bound of the unit's spend (tokens). */
+  knownTokens: number;
   prompt: number | undefined;
   completion: number | undefined;
   missing: number;
@@ -62,8 +72,11 @@ interface Group {
   cost: number | null;
 }
 
-/** `prices`: costs rows that carry no `cost_usd` from their `model` and token counts. */
-export async function readSeedLedger(file: string, prices?: PriceTable): Promise<ResultRecord[]> {
+/**
+ * `prices`: costs rows that carry no `cost_usd` from their `model` and token counts.
+ * `budget`: B given on the command line (tokens per case); else the rows' `budget`.
+ */
+export async function readSeedLedger(file: string, prices?: PriceTable, budget?: number): Promise<ResultRecord[]> {
   const groups: Groups = { byArm: new Map(), order: [] };
   let line = 0;
   const errors: IsobudgetError[] = [];
@@ -94,76 +107,8 @@ export async function readSeedLedger(file: string, prices?: PriceTable): Promise
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new IsobudgetErrors(errors);
   if (groups.order.length === 0) throw new IsobudgetError('ledger_empty', 'the ledger has no rows', { location: { file } });
-  const budget = stated?.budget ?? Number.POSITIVE_INFINITY;
-  return groups.order.map((group) => toResult(group, budget));
-}
-
-/** Bytes read per chunk: large enough that a 1M-row ledger takes a few hundred reads. */
-const CHUNK_BYTES = 1 << 20;
-
-/**
- * The file's lines, a chunk's worth at a time. Why not readline: on a 1,000,000-row ledger
- * it cost ~1 s more than this (bench/analysis-ledger.mjs), in stream events, string decoding
- * of whole chunks and its line-break regex. Splitting on the '\n' byte is safe in UTF-8 (0x0A
- * never occurs inside a multi-byte character); as with readline's `crlfDelay: Infinity`,
- * "\r\n" and a lone '\r' also end a line.
- */
-async function* lineBatches(file: string): AsyncGenerator<string[]> {
-  // A regular file only: a FIFO would block the read for ever. Streamed, so no size cap.
-  const handle = await openInputFile(file, { what: 'ledger', code: 'ledger', maxBytes: Number.MAX_SAFE_INTEGER });
-  try {
-    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let filled = 0;
-    let physicalLines = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        // One line longer than the buffer: grow it rather than split the line.
-        const bigger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(bigger, 0, 0, filled);
-        buffer = bigger;
-      }
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
-      const end = filled + bytesRead;
-      const view = buffer.subarray(0, end);
-      // Whole lines only (a chunk may end inside a character); bad bytes are an error by line.
-      const whole = bytesRead === 0 ? end : view.lastIndexOf(10) + 1;
-      if (!isUtf8(view.subarray(0, whole))) throw notUtf8(file, view, firstInvalidUtf8(view.subarray(0, whole)), physicalLines);
-      const lines: string[] = [];
-      let start = 0;
-      for (let newline = view.indexOf(10, start); newline !== -1; newline = view.indexOf(10, start)) {
-        pushLine(lines, view.toString('utf8', start, newline));
-        start = newline + 1;
-        physicalLines += 1;
-      }
-      if (bytesRead === 0) {
-        if (start < end) pushLine(lines, view.toString('utf8', start, end));
-        if (lines.length > 0) yield lines;
-        return;
-      }
-      buffer.copy(buffer, 0, start, end);
-      filled = end - start;
-      if (lines.length > 0) yield lines;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-function notUtf8(file: string, view: Buffer, offset: number, linesBefore: number): IsobudgetError {
-  const lineStart = offset === 0 ? 0 : view.lastIndexOf(10, offset - 1) + 1;
-  let line = linesBefore + 1;
-  for (let i = view.indexOf(10); i !== -1 && i < offset; i = view.indexOf(10, i + 1)) line += 1;
-  const column = offset - lineStart + 1;
-  return new IsobudgetError('ledger_not_utf8', `the ledger is not valid UTF-8: byte 0x${(view[offset] ?? 0).toString(16).padStart(2, '0')} at line ${line}, column ${column} (bytes)`, {
-    location: { file, line, column },
-    hint: 'write the ledger as UTF-8; isobudget does not guess encodings',
-  });
-}
-
-function pushLine(lines: string[], text: string): void {
-  const body = text.endsWith('\r') ? text.slice(0, -1) : text;
-  if (body.includes('\r')) lines.push(...body.split('\r'));
-  else lines.push(body);
+  const recorded = stated?.budget ?? Number.POSITIVE_INFINITY;
+  return groups.order.map((group) => toResult(group, recorded, budget ?? recorded));
 }
 
 interface RowProblem {
@@ -234,7 +179,7 @@ function add(groups: Groups, row: SeedRow, prices: PriceTable | undefined): void
     const n = match[3] === undefined ? 1 : Number(match[3]);
     group = {
       first: { run_id: typeof row.run_id === 'string' ? row.run_id : 'external', case_id: caseId, arm, variant: match[1] as 'baseline' | 'candidate', n, epoch, category: typeof row.category === 'string' ? row.category : undefined, split },
-      rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined, cost: 0,
+      rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, knownTokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined, cost: 0,
     };
     cases.set(caseId, group);
     groups.order.push(group);
@@ -246,6 +191,7 @@ function add(groups: Groups, row: SeedRow, prices: PriceTable | undefined): void
   if (row.selected === true) group.selectedPassed = passed;
   const tokens = typeof row.total_tokens === 'number' ? row.total_tokens : undefined;
   if (tokens === undefined) group.missing += 1;
+  else group.knownTokens += tokens;
   group.tokens = group.tokens === undefined || tokens === undefined ? undefined : group.tokens + tokens;
   group.prompt = group.prompt === undefined || typeof row.prompt_tokens !== 'number' ? undefined : group.prompt + row.prompt_tokens;
   group.completion = group.completion === undefined || typeof row.completion_tokens !== 'number' ? undefined : group.completion + row.completion_tokens;
@@ -263,8 +209,10 @@ function rowCost(row: SeedRow, prices: PriceTable | undefined): number | null {
   return callCostUsd({ model: row.model, prompt_tokens: count(row.prompt_tokens), cached_tokens: count(row.cached_tokens), completion_tokens: count(row.completion_tokens) }, prices);
 }
 
-function toResult(group: Group, budget: number): ResultRecord {
+function toResult(group: Group, budget: number, limit: number): ResultRecord {
   const passed = group.selectedPassed ?? group.lastPassed;
+  // One row for n>1 paths: its `passed` is the selected outcome, not one path's of n.
+  const oneRowForPaths = group.first.n > 1 && group.rows === 1;
   return {
     schema_version: LEDGER_SCHEMA_VERSION,
     kind: 'result',
@@ -272,6 +220,7 @@ function toResult(group: Group, budget: number): ResultRecord {
     passed,
     passed_any: group.passes > 0,
     passes: Math.min(group.passes, group.first.n),
+    ...(oneRowForPaths ? { passes_unknown: true } : {}),
     selected_path: undefined,
     judge_score: group.judge,
     paths: [],
@@ -284,7 +233,7 @@ function toResult(group: Group, budget: number): ResultRecord {
     retries: 0,
     budget,
     budget_exhausted: false,
-    over_budget: false,
+    over_budget: group.knownTokens > limit,
     latency_ms: group.latency,
     ts: '',
   };

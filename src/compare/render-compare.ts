@@ -34,7 +34,10 @@ function table(arms: readonly ArmMove[]): string {
   const header = ['arm', 'n', 'cases', 'product pass A → B', 'delta', 'CI', 'McNemar p', 'pass@1/path Δ', 'pass@N Δ', 'tokens/case A → B', 'total tokens', 'tokens/success', 'p95 ms A → B', 'now ✓', 'now ✗'];
   const rows = arms.map((m) => {
     const pass = m.pass;
-    const delta = (f: (x: NonNullable<ArmMove['a']>) => number): string => (m.a && m.b ? pts(f(m.b) - f(m.a)) : '—');
+    const delta = (f: (x: NonNullable<ArmMove['a']>) => number | null): string => {
+      const [a, b] = m.a && m.b ? [f(m.a), f(m.b)] : [null, null];
+      return a === null || b === null ? '—' : pts(b - a);
+    };
     return [
       m.arm,
       String(m.n),

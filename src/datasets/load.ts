@@ -7,6 +7,7 @@ import { decodeUtf8, MAX_DATA_FILE_BYTES, readInputFile } from '../core/input-fi
 import { jsonErrorColumn, jsonErrorText } from '../core/json-error.js';
 import type { SplitName } from '../config/types.js';
 import { mapFields, type DatasetFields } from './fields.js';
+import { collapseMissingKeyErrors } from './field-errors.js';
 import { formatOf, readRecords, unpack, type DatasetFormat } from './records.js';
 import { parseRow } from './row.js';
 
@@ -124,6 +125,10 @@ export function parseDataset(text: string, file: string, options: LoadDatasetOpt
   }
   if (errors.length > 0) {
     const limit = options.maxErrors ?? 20;
+    const objectRows = parsed.flatMap((entry) => ('value' in entry && isRecord(entry.value) ? [entry.value] : []));
+    const collapsed = collapseMissingKeyErrors(errors, objectRows.length, Object.keys(objectRows[0] ?? {}));
+    errors.length = 0;
+    errors.push(...collapsed);
     const shown = errors.slice(0, limit);
     if (errors.length > limit) {
       shown.push(new IsobudgetError('dataset_more_errors', `and ${errors.length - limit} more error(s) in this dataset`, {

@@ -63,12 +63,13 @@ describe('malformed datasets', () => {
   });
 
   test('all row errors are collected, capped with "and N more"', async () => {
-    const bad = Array.from({ length: 25 }, (_, i) => JSON.stringify({ id: `c${i}` }));
+    // Row-specific errors (a key missing from every row is one error: field-errors.test.ts).
+    const bad = Array.from({ length: 25 }, (_, i) => JSON.stringify({ id: `c${i}`, input: i, expected: 'x' }));
     const dir = tempTree({ 'data.jsonl': rows(...bad) });
     const errors = await collectErrors(() => loadData(dir));
     expect(errors).toHaveLength(21);
     expect(errors[0]?.location).toMatchObject({ line: 1, key: 'input' });
-    expect(errors[20]?.message).toBe('and 30 more error(s) in this dataset');
+    expect(errors[20]?.message).toBe('and 5 more error(s) in this dataset');
   });
 
   test('the overlap error lists both sides with file:line and suggests --allow-overlap', async () => {

@@ -1,8 +1,11 @@
 /**
  * Train/val/test must be disjoint — checked, not assumed. A leak is the same id, or the same
- * normalized input text, in two splits.
+ * normalized input text, in two splits; both compare in NFKC with invisible (default-ignorable)
+ * code points dropped (core/comparable-text.ts), so "é" in NFC and NFD, or a zero-width space,
+ * cannot hide a leaked case.
  */
 import type { EvalCase } from '../core/case.js';
+import { comparableForm, comparableText } from '../core/comparable-text.js';
 import { IsobudgetError } from '../core/errors.js';
 import type { SplitName } from '../config/types.js';
 
@@ -27,10 +30,10 @@ export interface SplitLeak {
 
 const ORDER: readonly SplitName[] = ['train', 'val', 'test'];
 
-/** Lowercase, whitespace collapsed, trimmed; a messages row uses all its contents. */
+/** NFKC, invisible code points dropped, lowercase, whitespace collapsed, trimmed; a messages row uses all its contents. */
 export function normalizedInput(evalCase: EvalCase): string {
   const text = evalCase.messages ? evalCase.messages.map((m) => m.content).join('\n') : evalCase.input;
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return comparableText(text);
 }
 
 function side(split: SplitName, evalCase: EvalCase): LeakSide {
@@ -55,11 +58,11 @@ export function checkSplitOverlap(splits: SplitsInput): SplitLeak[] {
     for (const secondSplit of ORDER.slice(i + 1)) {
       const secondCases = splits[secondSplit];
       if (!secondCases) continue;
-      const byId = index(secondCases, (c) => c.id);
+      const byId = index(secondCases, (c) => comparableForm(c.id));
       const byInput = index(secondCases, normalizedInput);
       for (const a of firstCases) {
         const reasons = new Map<EvalCase, Array<'id' | 'input'>>();
-        for (const b of byId.get(a.id) ?? []) reasons.set(b, ['id']);
+        for (const b of byId.get(comparableForm(a.id)) ?? []) reasons.set(b, ['id']);
         const text = normalizedInput(a);
         if (text !== '') for (const b of byInput.get(text) ?? []) reasons.set(b, [...(reasons.get(b) ?? []), 'input']);
         for (const [b, why] of reasons) {

@@ -26,6 +26,7 @@ import { formatLayer } from './format-layer.js';
 import { loadGateInputs } from './gate-inputs.js';
 import { alwaysHumanReasons, PROMOTION_REASON } from './needs-human.js';
 import { declaredPolicyOf } from './skill-file.js';
+import { priorOutcome } from './prior-outcome.js';
 import { budgetLayer, regressionLayer, significanceLayer, type LayerOutcome } from './verdict-layers.js';
 
 export interface GateOptions {
@@ -83,13 +84,23 @@ export async function runGate(options: GateOptions): Promise<GateOutcome> {
     await record([[1, format.outcome], [2, skipped('layer 1 failed')], [3, skipped('layer 1 failed')], [4, skipped('layer 1 failed')], [5, skipped('layer 1 failed')]], 'failed');
     return outcome;
   }
-  const screened = (await store.listRecords({ candidateId: config.variants.candidate.id })).find((r) => r.type === 'skill_candidate' && r.status !== 'retired');
-  const prior = inputs.testSha256 === undefined ? 0 : (await store.listTestUses(inputs.testSha256)).length;
+  const candidateRecords = await store.listRecords({ candidateId: config.variants.candidate.id });
+  const screened = candidateRecords.find((r) => r.type === 'skill_candidate' && r.status !== 'retired');
+  const prior = screened ? undefined : priorOutcome(candidateRecords, config.variants.candidate.id, config.variants.candidate.systemPrompt);
+  if (prior) {
+    // Already decided: say so, and spend no test-split use on it.
+    const why = prior.kind === 'already_promoted' ? 'already promoted' : 'remembered as a negative pattern';
+    const layer3: LayerOutcome = { status: prior.kind === 'already_promoted' ? 'skipped' : 'failed', summary: prior.summary, details: { memory_id: prior.memory_id } };
+    await record([[1, format.outcome], [2, skipped(why)], [3, layer3], [4, skipped(why)], [5, skipped(why)]], prior.kind === 'already_promoted' ? 'passed' : 'failed', { memory_id: prior.memory_id });
+    outcome.messages.push(prior.summary);
+    return outcome;
+  }
+  const priorUses = inputs.testSha256 === undefined ? 0 : (await store.listTestUses(inputs.testSha256)).length;
   const blocked = !screened
     ? `not screened: no skill_candidate for ${config.variants.candidate.id}; run the experiment on val and \`isobudget memory ingest RUN_DIR\` first (the test split is used only by the gate)`
     : screened.status !== 'active' ? `${screened.memory_id} is ${screened.status} (${screened.status_reason ?? 'no reason recorded'})`
     : screened.skill?.text !== config.variants.candidate.systemPrompt ? `the skill file changed since ${screened.memory_id} was screened on val: screen the new text on val first`
-    : options.maxTestUses !== undefined && prior >= options.maxTestUses ? `the test split was already used ${prior} times (--max-test-uses ${options.maxTestUses}): refresh it before gating again`
+    : options.maxTestUses !== undefined && priorUses >= options.maxTestUses ? `the test split was already used ${priorUses} times (--max-test-uses ${options.maxTestUses}): refresh it before gating again`
     : undefined;
   if (blocked || !screened) {
     await record([[1, format.outcome], [2, skipped('the test split was not run')], [3, failed(`${blocked ?? ''}; the test split was not run`)], [4, skipped('the test split was not run')], [5, skipped('a layer of 1–4 failed')]], 'failed', { memory_id: screened?.memory_id ?? null });

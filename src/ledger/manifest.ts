@@ -1,8 +1,9 @@
 /** The run manifest (DESIGN §1, invariant 5): what makes a run reproducible and comparable. */
 import type { ExperimentConfig, SplitName } from '../config/types.js';
-import type { SequentialPlan } from '../runner/sequential-plan.js';
+import type { SequentialPlan } from './sequential-plan-record.js';
 import type { StopReason } from '../stats/sequential-screen.js';
 import type { PricingRecord } from '../pricing/pricing-record.js';
+import type { LedgerHashes } from './ledger-hashes.js';
 
 export interface ArmPlan {
   arm: string;
@@ -43,6 +44,11 @@ export interface Manifest {
   warnings: string[];
   /** Model calls of the run, current at every manifest write (absent in older manifests). */
   calls?: CallCounts;
+  /**
+   * sha256 of calls.jsonl and results.jsonl once every unit is committed (absent while running
+   * and in older manifests). Readers check them: a ledger edited after the run is `invalid`.
+   */
+  ledger_sha256?: LedgerHashes;
   /** Notes the runner added while running, e.g. native n rejected → parallel. */
   events: Array<{ ts: string; message: string }>;
   resumed: number;

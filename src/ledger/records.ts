@@ -146,6 +146,12 @@ export interface ResultRecord {
   passed_any: boolean;
   /** Number of passing paths (for unbiased pass@k). */
   passes: number;
+  /**
+   * True when one ledger row stood for the unit's n paths with one outcome (a ledger written
+   * by someone else): `passed` is the selected@n outcome, and `passes` / `passed_any` say
+   * nothing about the single paths, so pass@1 and pass@N of its arm are unknown.
+   */
+  passes_unknown?: boolean;
   selected_path: number | undefined;
   judge_score: number | undefined;
   paths: PathOutcome[];

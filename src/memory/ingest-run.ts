@@ -5,6 +5,8 @@ import type { Manifest } from '../ledger/manifest.js';
 import { readJsonFile, runPaths } from '../ledger/run-dir.js';
 import type { VerdictRecord } from '../verdict/record.js';
 import { verdictForRun } from '../verdict/verdict-for-run.js';
+import { applyLedgerIntegrity } from '../verdict/integrity-rule.js';
+import { ledgerIntegrityOfDir } from '../analysis/load-run.js';
 import { planIngest, type IngestPlan } from './ingest-rules.js';
 import { factsFromRun, type RunFacts } from './run-facts.js';
 import { storePolicy } from './store/open.js';
@@ -24,7 +26,8 @@ export function loadRunForMemory(dir: string): LoadedRun {
   if (manifest.status !== 'complete') {
     throw new IsobudgetError('run_incomplete', `run ${manifest.run_id} is ${manifest.status}: only finished runs become memory`, { location: { file: paths.manifest }, hint: `finish it first: isobudget run --resume ${dir}` });
   }
-  const verdict = existsSync(paths.verdict) ? readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json') : verdictForRun(dir);
+  // verdict.json was decided on the ledgers as they were: an edit since makes the run invalid.
+  const verdict = existsSync(paths.verdict) ? applyLedgerIntegrity(readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json'), ledgerIntegrityOfDir(dir, manifest)) : verdictForRun(dir);
   return { dir, manifest, verdict };
 }
 

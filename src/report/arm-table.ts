@@ -85,8 +85,9 @@ function layout(rows: readonly string[][], headerRows: number, gap = '  '): stri
 }
 
 
-function pct(value: number): string {
-  return `${(value * 100).toFixed(1)}%`;
+/** null: unknown (a ledger row that stood for n paths with one outcome). */
+function pct(value: number | null): string {
+  return value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`;
 }
 
 function num(value: number | undefined): string {

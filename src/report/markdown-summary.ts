@@ -3,6 +3,7 @@ import { formatUsdSum } from '../pricing/format-usd.js';
 import type { VerdictRecord } from '../verdict/record.js';
 import { budgetLabel, pct, pointsInterval, ratio, signedPoints, tokens as num } from './text-format.js';
 import { renderSequentialMarkdown } from './sequential-text.js';
+import { oracleNote } from './oracle-note.js';
 import { screeningNote, screeningText } from './next-step.js';
 
 /** `configPath`: the experiment, for the `isobudget gate …` a passing run points to. */
@@ -32,6 +33,8 @@ export function renderMarkdownSummary(record: VerdictRecord, options: { configPa
   if (record.sequential) lines.push(renderSequentialMarkdown(record.sequential), '');
   const sb = record.same_budget;
   if (sb) lines.push(`${sb.budget === null ? 'B unknown (not a same-budget comparison)' : `Same budget (${budgetLabel(sb.budget)})`}, n=1: delta ${signed(sb.delta)}, ${sb.ci95 ? `${Math.round(sb.confidence * 100)}% ` : ''}${interval(sb.ci95)}, tokens/success ×${ratio(sb.tokens_per_success_growth)}, p95 latency ×${ratio(sb.p95_latency_ratio)}.`, '');
+  const oracle = oracleNote(record);
+  if (oracle) lines.push(`> ${oracle}`, '');
   for (const on of record.bestofn) lines.push(`Best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (${signed(on.delta)}, ${interval(on.ci95)}); pass@${on.n} oracle ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; n=${on.n} costs ×${ratio(on.bestofn_ratio)} of n=1.`, '');
   const worse = record.categories.filter((c) => c.worse);
   if (worse.length) lines.push(`Categories significantly worse: ${worse.map((c) => `${c.category} (${signed(c.delta)})`).join(', ')}.`, '');

@@ -3,8 +3,8 @@
  * undefined — an interval from too few cases, an unknown ratio — prints as "n/a", never NaN.
  */
 
-export function pct(x: number): string {
-  return Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a';
+export function pct(x: number | null): string {
+  return x !== null && Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a';
 }
 
 /** A rate difference in points with its sign, without the unit: "+12.5". */

@@ -1,6 +1,7 @@
 /** The verdict block printed in a terminal, pure text. */
 import type { VerdictRecord } from '../verdict/record.js';
 import { renderAttribution } from './attribution-text.js';
+import { oracleNote } from './oracle-note.js';
 import { screeningNote, screeningText } from './next-step.js';
 import { pct, pointsInterval, ratio, signedPoints as signed, tokens as num } from './text-format.js';
 
@@ -19,6 +20,8 @@ export function renderVerdict(record: VerdictRecord, options: { configPath?: str
   for (const on of record.bestofn) {
     lines.push(`best-of-${on.n}: selected@${on.n} ${pct(on.baseline_selected)} → ${pct(on.candidate_selected)} (delta ${signed(on.delta)} pts, CI ${pointsInterval(on.ci95)}); pass@${on.n} ${pct(on.baseline_pass_at_n)} → ${pct(on.candidate_pass_at_n)}; DiD ${on.difference_in_differences === null ? 'n/a' : signed(on.difference_in_differences)}; total_tokens_ratio ×${ratio(on.total_tokens_ratio)}; n=${on.n} costs ×${ratio(on.bestofn_ratio)} of n=1`);
   }
+  const oracle = oracleNote(record);
+  if (oracle) lines.push(`note: ${oracle}`);
   const worse = record.categories.filter((c) => c.worse);
   if (worse.length) lines.push(`categories significantly worse: ${worse.map((c) => `${c.category} (${signed(c.delta)} pts)`).join(', ')}`);
   if (record.regression_set) lines.push(`regression set: ${pct(record.regression_set.baseline_pass)} → ${pct(record.regression_set.candidate_pass)}${record.regression_set.lost_cases.length ? `, lost: ${record.regression_set.lost_cases.slice(0, 8).join(', ')}${record.regression_set.lost_cases.length > 8 ? ', …' : ''}` : ''}`);

@@ -20,6 +20,7 @@ import { commandExecutor } from './executors/command.js';
 import type { RunInputs } from './inputs.js';
 import { armsFor, planUnits, } from './plan.js';
 import { openRunDir, saveManifest } from './open-run-dir.js';
+import { ledgerHashes } from '../ledger/ledger-hashes.js';
 import { RateLimiter, Semaphore } from './pool.js';
 import { Progress, type ProgressSink } from './progress.js';
 import { createUnitContext, runUnit, type UnitServices } from './run-unit.js';
@@ -51,6 +52,13 @@ export interface ExecuteRunOptions {
   random?: () => number;
   /** Called once the run directory and manifest exist, before the first call. */
   onStart?: (manifest: Manifest) => void;
+  /**
+   * Called once every unit is committed and the manifest — still `running`, with its final call
+   * counts and ledger hashes — is saved; the run is marked `complete` only after it returns.
+   * The CLI writes verdict.json here, so a kill before the verdict leaves a run that
+   * `--resume` finishes (it finds nothing to run and decides).
+   */
+  beforeComplete?: (runDir: string) => void | Promise<void>;
   /**
    * Keep every result record in memory and return it (default true, handy for library use).
    * The CLI passes false: results are in results.jsonl anyway, and a 1,000-case run's
@@ -213,6 +221,16 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
       // The disk refuses even that: the manifest says `running`, and --resume still works.
     }
     throw failure;
+  }
+  if (!interrupted) {
+    manifest.ledger_sha256 = ledgerHashes(paths);
+    if (options.beforeComplete) {
+      manifest.status = 'running';
+      saveManifest(paths, manifest);
+      await options.beforeComplete(paths.dir);
+      manifest.status = 'complete';
+      manifest.updated_at = new Date().toISOString();
+    }
   }
   saveManifest(paths, manifest);
   return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };

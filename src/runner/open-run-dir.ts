@@ -23,6 +23,7 @@ import type { RunInputs } from './inputs.js';
 import type { Unit } from './plan.js';
 import type { SequentialConfig } from '../config/types.js';
 import { sequentialPlan } from './sequential-plan.js';
+import { comparisonProblems } from '../config/comparison-checks.js';
 
 export interface OpenRunDirOptions {
   inputs: RunInputs;
@@ -136,7 +137,7 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
     units_planned: units.length,
     allow_overlap: inputs.allowOverlap,
     overlap: inputs.overlap,
-    warnings: [...(inputs.warnings ?? []), ...arms.warnings],
+    warnings: [...(inputs.warnings ?? []), ...arms.warnings, ...comparisonProblems(inputs.config).map((p) => `${p.message} (${p.key}: ${p.hint})`)],
     calls: emptyCallCounts(),
     events: [],
     resumed: 0,

@@ -32,6 +32,8 @@ export interface RunExperimentOptions {
   simLatencyScale?: number;
   /** Called once the run directory and manifest exist, before the first call. */
   onStart?: (manifest: Manifest) => void;
+  /** See ExecuteRunOptions.beforeComplete. */
+  beforeComplete?: (runDir: string) => void | Promise<void>;
   /** See ExecuteRunOptions.keepResults (default true). */
   keepResults?: boolean;
   /** See ExecuteRunOptions.onUnitCommitted. */
@@ -76,6 +78,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.keepResults === undefined ? {} : { keepResults: options.keepResults }),
     ...(options.onUnitCommitted === undefined ? {} : { onUnitCommitted: options.onUnitCommitted }),
+    ...(options.beforeComplete === undefined ? {} : { beforeComplete: options.beforeComplete }),
     ...sequentialOption(config, options.sequential),
     prices,
     runOptions: { ...(simLatencyScale === undefined ? {} : { sim_latency_scale: simLatencyScale }), ...(concurrency === undefined ? {} : { concurrency }) },

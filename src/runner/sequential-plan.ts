@@ -9,28 +9,10 @@
  */
 import type { ExperimentConfig, SequentialConfig } from '../config/types.js';
 import { createRng } from '../stats/index.js';
-import type { ScreenLevels } from '../stats/sequential-screen.js';
+import type { SequentialPlan } from '../ledger/sequential-plan-record.js';
 import type { Unit } from './plan.js';
 
-/** What a sequential run decides by; recorded in the manifest so a replay decides the same. */
-export interface SequentialPlan {
-  /** Val (screened split) case ids in the seeded order they are run. */
-  order: string[];
-  /** Seed of the shuffle. */
-  orderSeed: number;
-  /** Cases per block (cases). */
-  lookEvery: number;
-  /** No look before this many cases (cases). */
-  minCases: number;
-  levels: ScreenLevels;
-  /** tokens_per_success and p95 latency ratio gates of an efficacy stop. */
-  maxTokenGrowthRatio: number;
-  maxLatencyGrowthRatio: number;
-  /** Repeats of the n=1 arms. */
-  epochs: number;
-  /** Every n of the run (1 included). */
-  bestOfN: number[];
-}
+export type { SequentialPlan } from '../ledger/sequential-plan-record.js';
 
 /** Salt of the order seed: the shuffle does not reuse the simulator's or the bootstrap's stream. */
 const ORDER_SALT = 0x51e9;

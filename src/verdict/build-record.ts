@@ -13,7 +13,8 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
   const { context, sameBudget, invariants: inv } = analysis;
   const passes = sameBudget.passes;
   const tokens = sameBudget.tokens;
-  const bestofn = analysis.bestOfN.map(bestOfNRecord);
+  const selector = analysis.context.selector;
+  const bestofn = analysis.bestOfN.map((c) => ({ ...bestOfNRecord(c), ...(selector === undefined ? {} : { selector }) }));
   return {
     schema_version: VERDICT_SCHEMA_VERSION,
     run_id: context.runId,

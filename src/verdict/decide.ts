@@ -18,6 +18,7 @@ import { buildRecord } from './build-record.js';
 import { errorRateCheck, maxErrorRate } from './error-rule.js';
 import { powerRecord } from './power-record.js';
 import { explain } from './reason.js';
+import { requireKnownBudget } from './unknown-budget.js';
 import type { Check, VerdictName, VerdictRecord } from './record.js';
 
 export function decideVerdict(analysis: Analysis, now = new Date(), attribution?: Attribution): VerdictRecord {
@@ -77,6 +78,10 @@ export function decideVerdict(analysis: Analysis, now = new Date(), attribution?
     else verdict = 'no_gain';
 
     if (verdict === 'inconclusive' || verdict === 'no_gain') power = powerRecord(passes, gates, tooFew);
+    // Issue 24 item 4: B unknown never promotes (unknown-budget.ts).
+    const known = requireKnownBudget(verdict, budget);
+    verdict = known.verdict;
+    if (known.check) checks.push(known.check);
   }
   const record = buildRecord(analysis, verdict, checks, power, now);
   if (attribution) record.attribution = attribution;

@@ -8,6 +8,7 @@ export function explain(record: VerdictRecord): string {
   const on = record.bestofn_on;
   const gates = record.gates;
   const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`;
+  const rate = (x: number | null): string => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
   const ci = (i: readonly [number, number] | null): string => (i ? `[${pct(i[0])}, ${pct(i[1])}]` : '[CI n/a]');
   // Without a known B the arms are not known to share one: the claim is pass@1, not "same-budget".
   const n1Label = sb?.budget === null ? 'pass@1 (B unknown)' : 'same-budget pass@1';
@@ -26,12 +27,16 @@ export function explain(record: VerdictRecord): string {
       return `regression: ${(regressed.length ? regressed : failed).join('; ')}. Roll back; do not promote.`;
     }
     case 'real_evolution':
-      return `real evolution: ${n1}, ${tps}, p95 latency ×${sb?.p95_latency_ratio?.toFixed(2) ?? '?'}; it holds with Best-of-N off (${atN}).`;
+      // "Best-of-N off" is n=1: quote the n=1 numbers there, and the n=N ones as what they are.
+      return `real evolution: ${n1}, ${tps}, p95 latency ×${sb?.p95_latency_ratio?.toFixed(2) ?? '?'}; it holds with Best-of-N off (n=1: pass@1 ${sb ? `${rate(sb.baseline_pass)} → ${rate(sb.candidate_pass)}, ${pct(sb.delta)} ${ci(sb.ci95)}` : 'n/a'})${on ? `; with Best-of-${on.n} on, ${atN}` : ''}.`;
     case 'budget_growth':
       return `budget growth: ${n1} is real but bought with spend — ${failed.join('; ')}.`;
     case 'budget_leakage':
-      return `budget leakage: only multi-path sampling gains (${atN}, pass@${on?.n ?? 'N'} ${on ? `${(on.baseline_pass_at_n * 100).toFixed(1)}% → ${(on.candidate_pass_at_n * 100).toFixed(1)}%` : ''}); ${n1} — no single-path gain at the same budget. Record as a Best-of-N-only negative pattern.`;
+      return `budget leakage: only multi-path sampling gains (${atN}, pass@${on?.n ?? 'N'} ${on ? `${rate(on.baseline_pass_at_n)} → ${rate(on.candidate_pass_at_n)}` : ''}); ${n1} — no single-path gain at the same budget. Record as a Best-of-N-only negative pattern.`;
     case 'inconclusive':
+      if (record.checks.some((c) => c.name === 'budget_known' && !c.passed)) {
+        return `inconclusive: ${n1} with ${tps}, but B is unknown — the ledger states no budget, so nothing shows the arms spent the same; give --budget B (every unit is then checked against it).`;
+      }
       if (sb && sb.ci95 === null) {
         return `inconclusive: too few cases — ${n1} on ${sb.cases} case${sb.cases === 1 ? '' : 's'} has no interval; ${cases ? `about ${cases} cases would give 80% power to detect the minimum gain of ${pct(gates.min_same_budget_gain)}` : 'more cases are needed'}.`;
       }

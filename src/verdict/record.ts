@@ -125,12 +125,15 @@ export interface BestOfNRecord {
   delta: number;
   /** null when undefined (too few cases). */
   ci95: Interval | null;
-  baseline_pass_at_n: number;
-  candidate_pass_at_n: number;
+  /** null: the arm's single paths are unknown (a ledger row stood for n paths). */
+  baseline_pass_at_n: number | null;
+  candidate_pass_at_n: number | null;
   difference_in_differences: number | null;
   did_ci95: Interval | null;
   /** Σ candidate tokens / Σ baseline tokens at this n. */
   total_tokens_ratio: number | null;
   /** Candidate spend at n=N over its spend at n=1 (the seed's `bestofn_ratio`). */
   bestofn_ratio: number | null;
+  /** How the arm picked its path (`oracle`: selected@N is pass@N); absent for ledgers and older runs. */
+  selector?: string;
 }

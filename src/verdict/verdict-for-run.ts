@@ -9,6 +9,8 @@ import { decideVerdict } from './decide.js';
 import { readHistory, type HistoryOptions } from './history.js';
 import type { VerdictRecord } from './record.js';
 import { applySequential, sequentialView } from './sequential-verdict.js';
+import { applyLedgerIntegrity } from './integrity-rule.js';
+import { applySimRecognition } from './sim-recognition-rule.js';
 
 export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesConfig>): AnalysisContext {
   const config = manifest.config;
@@ -27,6 +29,7 @@ export function contextFromManifest(manifest: Manifest, gates?: Partial<GatesCon
     gates: { ...config.gates, ...gates },
     seed: manifest.seed,
     nonBindingArms: known ? manifest.arms.filter((a) => !a.binding).map((a) => a.arm) : [],
+    selector: manifest.selector,
   };
 }
 
@@ -42,7 +45,8 @@ export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write =
   const evaluated = results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
   const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
   const decided = decideVerdict(analysis, now, attribute(results, analysis, past));
-  const verdict = sequential ? applySequential(decided, sequential.monitor) : decided;
+  const judged = applySimRecognition(sequential ? applySequential(decided, sequential.monitor) : decided, run.manifest, results);
+  const verdict = applyLedgerIntegrity(judged, run.integrity);
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }

@@ -74,7 +74,7 @@ export const analyzeCommand: CommandSpec = {
       const flagBudget = intOption('budget', values.budget);
       if (flagBudget === 0) throw new IsobudgetError('usage', '--budget must be a positive number of tokens per case, got 0');
       const pricingFile = values.pricing === undefined ? undefined : resolve(io.cwd, values.pricing);
-      const results = await readSeedLedger(file, buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } }));
+      const results = await readSeedLedger(file, buildPriceTable({ file: pricingFile === undefined ? undefined : { path: pricingFile, prices: loadPricingFile(pricingFile) } }), flagBudget);
       if (values.csv === true) return printCsv(results, io);
       const bestOfN = [...new Set(results.map((r) => r.n))].sort((a, b) => a - b);
       // B: --budget, else what the ledger's rows say (`budget`), else unknown — never a default

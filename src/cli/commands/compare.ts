@@ -1,5 +1,6 @@
 /** `isobudget compare RUN_A RUN_B` — what moved between two runs on the same cases. */
 import { loadRun } from '../../analysis/load-run.js';
+import { applyLedgerIntegrity } from '../../verdict/integrity-rule.js';
 import { compareRuns, type RunSide } from '../../compare/compare-runs.js';
 import { checkDatasets } from '../../compare/dataset-check.js';
 import { renderComparison } from '../../compare/render-compare.js';
@@ -63,6 +64,6 @@ async function sidesFromDatabase(url: string, ids: readonly string[], io: CliIO)
 function side(dir: string): RunSide {
   const run = loadRun(dir);
   const file = runPaths(dir).verdict;
-  const verdict = existsSync(file) ? readJsonFile<VerdictRecord>(file, 'verdict.json') : verdictForRun(dir);
+  const verdict = existsSync(file) ? applyLedgerIntegrity(readJsonFile<VerdictRecord>(file, 'verdict.json'), run.integrity) : verdictForRun(dir, undefined, true, {}, run);
   return { dir, manifest: run.manifest, results: run.results, verdict };
 }

@@ -26,10 +26,14 @@ export interface FinishOptions {
   report?: boolean;
 }
 
-export async function finishRun(runDir: string, io: CliIO, options: FinishOptions): Promise<number> {
+/**
+ * `decided`: the run and verdict when the caller decided them already (run's beforeComplete,
+ * which writes verdict.json before the manifest says `complete`).
+ */
+export async function finishRun(runDir: string, io: CliIO, options: FinishOptions, decided?: { run: LoadedRun; verdict: VerdictRecord }): Promise<number> {
   // Read once for the verdict and the report: results.jsonl of a 1,000-case run is ~6 MB.
-  const run = loadRun(runDir);
-  const verdict = verdictForRun(runDir, options.gates, true, {}, run);
+  const run = decided?.run ?? loadRun(runDir);
+  const verdict = decided?.verdict ?? verdictForRun(runDir, options.gates, true, {}, run);
   const code = printVerdict(verdict, io, options, runDir, run.manifest.config_path);
   if (options.report !== false) await writeReport(runDir, verdict, io, options, run);
   return code;

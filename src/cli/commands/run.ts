@@ -1,6 +1,8 @@
 /** `isobudget run experiment.yaml` — the four arms under one budget, the table, the verdict. */
 import { resolve } from 'node:path';
-import { IsobudgetError } from '../../core/errors.js';
+import { IsobudgetError, IsobudgetErrors } from '../../core/errors.js';
+import { loadConfig } from '../../config/load.js';
+import { comparisonErrors } from '../../config/comparison-errors.js';
 import type { SplitName } from '../../config/types.js';
 import { findRunDir } from '../../ledger/find-run.js';
 import type { Manifest } from '../../ledger/manifest.js';
@@ -15,14 +17,19 @@ import { terminalColumns, type CliIO } from '../io.js';
 import { runDistributed } from './run-distributed.js';
 import { requireTeamDatabase } from './team-db.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
-import { finishRun } from './finish-run.js';
+import { finishRun, printVerdict, type FinishOptions } from './finish-run.js';
+import { loadRun, type LoadedRun } from '../../analysis/load-run.js';
+import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import { applyLedgerIntegrity } from '../../verdict/integrity-rule.js';
+import type { VerdictRecord } from '../../verdict/record.js';
+import { existsSync } from 'node:fs';
 import { startRunOtel } from './run-otel.js';
 import { otelEndpoint } from '../../config/otel-endpoint.js';
 import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL]
+       [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL] [--strict]
 isobudget run --resume RUN_DIR|ID|latest
 isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
@@ -49,6 +56,7 @@ export const runCommand: CommandSpec = {
       sequential: { type: 'boolean', help: 'screen sequentially: stop scheduling cases once an anytime-valid test decides', fallback: 'on if the config has a sequential: block' },
       pricing: PRICING_OPTION,
       'otel-endpoint': { type: 'string', value: 'URL', help: 'stream each unit as OpenTelemetry traces (OTLP/HTTP) while the run goes; a collector that is down never slows or fails it', fallback: '$ISOBUDGET_OTEL_ENDPOINT, else off', example: 'http://127.0.0.1:4318' },
+      strict: { type: 'boolean', help: 'stop (exit 2) before any call when baseline and candidate are the same agent (same prompt, model and settings, or a command agent the skill never reaches)' },
       db: DB_OPTION,
       distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
       detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
@@ -64,20 +72,25 @@ export const runCommand: CommandSpec = {
     if (values.sequential === true && manifest && !manifest.sequential) {
       throw new IsobudgetError('usage', 'run: --sequential cannot switch a fixed-size run to sequential on --resume', { location: { file: runPaths(resumeDir as string).manifest }, hint: 'resume without --sequential, or start a new run with it' });
     }
-    if (resumeDir && manifest?.status === 'complete') {
-      // Nothing to do, and nothing touched: not the ledger, not the manifest, not the report.
-      const stream = values.json === true ? io.stderr : io.stdout;
-      stream.write(wrapToWidth(`run ${manifest.run_id} is already complete (${manifest.units_planned} units planned, finished ${manifest.updated_at}): nothing to resume; its ledger and report are unchanged — ${resumeDir}\n`, terminalColumns(stream)));
-      return EXIT.ok;
-    }
+    if (resumeDir && manifest?.status === 'complete') return printFinished(resumeDir, manifest, values, io);
     const configArg = positionals[0] ?? manifest?.config_path;
     if (!configArg) throw new IsobudgetError('usage', 'missing EXPERIMENT.yaml', { hint: USAGE });
+    if (values.strict === true && !resumeDir) {
+      const problems = comparisonErrors(await loadConfig(resolve(io.cwd, configArg)));
+      if (problems.length > 0) throw problems.length === 1 ? problems[0] : new IsobudgetErrors(problems);
+    }
     const quiet = values.quiet === true || values.json === true;
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
     const otel = await startRunOtel(otelEndpoint(values['otel-endpoint'], io.env), io);
+    // The verdict is written before the manifest says `complete` (a kill between them stays resumable).
+    let decided: { run: LoadedRun; verdict: VerdictRecord } | undefined;
     const result = await runExperiment({
+      beforeComplete: (dir) => {
+        const run = loadRun(dir);
+        decided = { run, verdict: verdictForRun(dir, undefined, true, {}, run) };
+      },
       configPath: resolve(io.cwd, configArg),
       outDir: resolve(io.cwd, values.out ?? 'runs'),
       env: io.env,
@@ -123,9 +136,30 @@ export const runCommand: CommandSpec = {
       io.stderr.write(wrapToWidth(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`, terminalColumns(io.stderr)));
       return EXIT.interrupted;
     }
-    return finishRun(result.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) });
+    if (decided) decided.run.manifest = result.manifest;
+    return finishRun(result.runDir, io, finishOptions(values, io), decided);
   },
 };
+
+function finishOptions(values: { gate?: boolean | undefined; json?: boolean | undefined; markdown?: boolean | undefined; junit?: string | undefined; 'no-report'?: boolean | undefined }, io: CliIO): FinishOptions {
+  return { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true, ...(values.junit === undefined ? {} : { junit: resolve(io.cwd, values.junit) }) };
+}
+
+/**
+ * `--resume` of a finished run: nothing to run, so print its verdict and exit with it (`--gate`
+ * its exit code, `--json` the record). verdict.json is decided now if missing (a run killed
+ * between its last unit and its verdict, made before the manifest waited for the verdict);
+ * otherwise the ledger, manifest and report stay as they are.
+ */
+function printFinished(dir: string, manifest: Manifest, values: Parameters<typeof finishOptions>[0], io: CliIO): Promise<number> | number {
+  const stream = values.json === true ? io.stderr : io.stdout;
+  const missing = !existsSync(runPaths(dir).verdict);
+  stream.write(wrapToWidth(`run ${manifest.run_id} is already complete (${manifest.units_planned} units planned, finished ${manifest.updated_at}): nothing to resume${missing ? '; its verdict was missing and is decided now' : '; its ledger and report are unchanged'} — ${dir}\n`, terminalColumns(stream)));
+  const run = loadRun(dir);
+  if (missing) return finishRun(dir, io, finishOptions(values, io), { run, verdict: verdictForRun(dir, undefined, true, {}, run) });
+  const verdict = applyLedgerIntegrity(readJsonFile<VerdictRecord>(runPaths(dir).verdict, 'verdict.json'), run.integrity);
+  return printVerdict(verdict, io, { ...finishOptions(values, io), report: false }, dir, manifest.config_path);
+}
 
 async function runDistributedCommand(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number> {
   const flag = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);

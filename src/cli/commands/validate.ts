@@ -5,6 +5,7 @@ import { loadConfig, readApiKey } from '../../config/index.js';
 import type { ExperimentConfig } from '../../config/types.js';
 import { IsobudgetError, IsobudgetErrors } from '../../core/errors.js';
 import { checkSkillFile } from '../../gates/skill-file.js';
+import { comparisonErrors } from '../../config/comparison-errors.js';
 import { loadRunInputs } from '../../runner/inputs.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -12,7 +13,8 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget validate EXPERIMENT.yaml [--config-only] [--allow-overlap] [--strict]
   warns (exit 0) about what a later command will stop on: an API key variable that is not set
-  (run, doctor), a candidate skill without valid front matter (gate, layer 1);
+  (run, doctor), a candidate skill without valid front matter (gate, layer 1), baseline and candidate
+  that are the same agent (same prompt, model and settings, or a command agent the skill never reaches);
   --strict makes every warning an error (exit 2)`;
 
 export const validateCommand: CommandSpec = {
@@ -27,7 +29,7 @@ export const validateCommand: CommandSpec = {
     if (!file) throw new IsobudgetError('usage', 'validate: missing EXPERIMENT.yaml', { hint: USAGE });
     const config = await loadConfig(resolve(io.cwd, file));
     io.stdout.write(`config ok: ${config.experiment} (${config.provider.protocol} ${config.provider.baseUrl}, B=${config.budget.totalTokensPerCase}, n ∈ {${config.budget.bestOfN.join(', ')}})\n`);
-    const warnings = [...keyWarnings(config, io.env), ...skillWarnings(config, io.cwd)];
+    const warnings = [...keyWarnings(config, io.env), ...skillWarnings(config, io.cwd), ...comparisonErrors(config)];
     if (!values['config-only']) {
       const split = config.datasets.val ? 'val' : 'test';
       const inputs = await loadRunInputs(config, split, values['allow-overlap'] === true);

@@ -98,8 +98,17 @@ export const CASE_BROWSER_SCRIPT = String.raw`(function () {
           var line = el('div', 'output ' + (o[2] ? 'pass' : 'fail'));
           var meta = (o[3] ? 'selected · ' : '') + (o[2] ? '✓' : '✗') + (o[1] > 1 ? ' ×' + o[1] : '');
           line.appendChild(el('span', 'output-meta', meta));
-          line.appendChild(el('pre', 'text', o[0] === '' ? '(empty output)' : o[0]));
-          if (o[4] > o[0].length) line.appendChild(el('div', 'note', '… cut at ' + o[0].length.toLocaleString('en-US') + ' of ' + o[4].toLocaleString('en-US') + ' characters; the full text is in results.jsonl'));
+          // The scored field first (what output_field read); the client's raw envelope folded under it.
+          var raw = line;
+          if (o[5] !== null && o[5] !== undefined) {
+            line.appendChild(el('div', 'label', 'scored field (' + data.outputField + ')'));
+            line.appendChild(el('pre', 'text scored', o[5] === '' ? '(empty)' : o[5]));
+            raw = el('details', 'raw-output');
+            raw.appendChild(el('summary', 'label', 'raw output (' + o[4].toLocaleString('en-US') + ' characters)'));
+            line.appendChild(raw);
+          }
+          raw.appendChild(el('pre', 'text', o[0] === '' ? '(empty output)' : o[0]));
+          if (o[4] > o[0].length) raw.appendChild(el('div', 'note', '… cut at ' + o[0].length.toLocaleString('en-US') + ' of ' + o[4].toLocaleString('en-US') + ' characters; the full text is in results.jsonl'));
           card.appendChild(line);
         });
         grid.appendChild(card);

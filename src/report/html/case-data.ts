@@ -5,11 +5,17 @@
  * opens fast. Long outputs are cut to fit a size budget; the cut says so and how long the
  * text was (the full text stays in results.jsonl).
  */
+import { parseOutputField } from '../../core/output-field.js';
 import type { ResultRecord } from '../../ledger/records.js';
+import { readOutputField } from '../../scorers/output-field.js';
 import { armLetter } from './arm-labels.js';
 
-/** [text, paths with this output, passed (0/1), selected (0/1), full length in characters] */
-export type OutputEntry = [string, number, number, number, number];
+/**
+ * [text, paths with this output, passed (0/1), selected (0/1), full length in characters,
+ * scored field]: the last is what `scorer.output_field` read out of the text (an agent's JSON
+ * envelope) — shown first, the raw text folded under it — or null without an output_field.
+ */
+export type OutputEntry = [string, number, number, number, number, string | null];
 
 export interface ArmCell {
   /** Selected path passed: fraction over epochs (0 or 1 with one epoch). */
@@ -45,6 +51,8 @@ export interface CaseBrowserData {
   /** Characters each output was cut to (at most). */
   outputLimit: number;
   truncatedOutputs: number;
+  /** `scorer.output_field` when outputs carry a scored field, else null. */
+  outputField: string | null;
 }
 
 export interface CaseText {
@@ -57,12 +65,15 @@ export interface CaseDataOptions {
   outputBudget?: number;
   /** No single output longer than this (default 4,000 characters). */
   maxOutput?: number;
+  /** `scorer.output_field` of the run: each output's scored field is shown before its raw text. */
+  outputField?: string | undefined;
 }
 
 const INPUT_LIMIT = 1500;
 const EXPECTED_LIMIT = 500;
 
 export function caseBrowserData(results: readonly ResultRecord[], texts: ReadonlyMap<string, CaseText>, options: CaseDataOptions = {}): CaseBrowserData {
+  const scoredField = fieldReader(options.outputField);
   const armKeys = new Map<string, { variant: 'baseline' | 'candidate'; n: number }>();
   for (const r of results) if (!armKeys.has(r.arm)) armKeys.set(r.arm, { variant: r.variant, n: r.n });
   const order = [...armKeys.entries()].sort(([, a], [, b]) => a.n - b.n || (a.variant === b.variant ? 0 : a.variant === 'baseline' ? -1 : 1));
@@ -85,7 +96,7 @@ export function caseBrowserData(results: readonly ResultRecord[], texts: Readonl
   const splitRank = (split: string): number => (split === 'regression' ? 1 : 0);
   for (const [id, entry] of [...byCase.entries()].sort(([x, a], [y, b]) => splitRank(a.split) - splitRank(b.split) || compareIds(x, y))) {
     const text = texts.get(id);
-    const cells = entry.records.map((records) => (records.length === 0 ? null : cellOf(records)));
+    const cells = entry.records.map((records) => (records.length === 0 ? null : cellOf(records, scoredField)));
     for (const cell of cells) if (cell) entries.push(...cell.o);
     rows.push({ id, s: entry.split, c: entry.category, q: cut(text?.input ?? '', INPUT_LIMIT), e: cut(text?.expected ?? '', EXPECTED_LIMIT), a: cells });
   }
@@ -97,10 +108,20 @@ export function caseBrowserData(results: readonly ResultRecord[], texts: Readonl
       truncatedOutputs += 1;
     }
   }
-  return { arms, roles, rows, outputLimit: limit, truncatedOutputs };
+  return { arms, roles, rows, outputLimit: limit, truncatedOutputs, outputField: options.outputField ?? null };
 }
 
-function cellOf(records: readonly ResultRecord[]): ArmCell {
+/** The scored field of an output, or null (no output_field, or none readable: the raw text then says why). */
+function fieldReader(path: string | undefined): (output: string) => string | null {
+  const steps = path === undefined ? undefined : parseOutputField(path);
+  if (path === undefined || steps === undefined) return () => null;
+  return (output) => {
+    const value = readOutputField(output, steps, path);
+    return value.ok ? value.text : null;
+  };
+}
+
+function cellOf(records: readonly ResultRecord[], scoredField: (output: string) => string | null): ArmCell {
   const outputs = new Map<string, OutputEntry>();
   const finish = new Map<string, number>();
   const errors = new Set<string>();
@@ -113,7 +134,7 @@ function cellOf(records: readonly ResultRecord[]): ArmCell {
       if (existing) {
         existing[1] += 1;
         existing[3] = Math.max(existing[3], selected);
-      } else outputs.set(p.output, [p.output, 1, p.passed ? 1 : 0, selected, p.output.length]);
+      } else outputs.set(p.output, [p.output, 1, p.passed ? 1 : 0, selected, p.output.length, scoredField(p.output)]);
       if (p.finish_reason !== 'stop') finish.set(p.finish_reason, (finish.get(p.finish_reason) ?? 0) + 1);
       if (p.error) errors.add(p.error);
     }

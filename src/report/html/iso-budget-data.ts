@@ -56,7 +56,11 @@ export function isoBudgetData(arms: readonly ArmMetrics[], results: readonly Res
       return { arm: arm.arm, label: armLetter(arm, allN), variant: arm.variant, n: arm.n, metric, product, rate, rateLow, rateHigh, tokens: arm.meanTokensPerCase ?? 0, tokensLow: spread[0], tokensHigh: spread[1] };
     };
     if (arm.n === 1) points.push(point('pass@1', arm.selectedAtN, true));
-    else points.push(point('selected@N', arm.selectedAtN, true), point('pass@N (oracle)', arm.passAtN, false));
+    else {
+      points.push(point('selected@N', arm.selectedAtN, true));
+      // Unknown when the ledger wrote one outcome for the n paths: no point rather than a guess.
+      if (arm.passAtN !== null) points.push(point('pass@N (oracle)', arm.passAtN, false));
+    }
   }
   const product = points.filter((p) => p.product);
   const moves: IsoBudgetData['moves'] = [];

@@ -13,6 +13,7 @@ import { readJsonFile, runPaths } from '../../ledger/run-dir.js';
 import type { VerdictRecord } from '../../verdict/record.js';
 import { sequentialView } from '../../verdict/sequential-verdict.js';
 import { verdictForRun } from '../../verdict/verdict-for-run.js';
+import { applyLedgerIntegrity } from '../../verdict/integrity-rule.js';
 import type { CaseText } from './case-data.js';
 import type { ReportInput } from './render-report.js';
 
@@ -23,7 +24,7 @@ export function loadReportInput(dir: string, verdict?: VerdictRecord, now = new 
   const { manifest } = loaded;
   // A sequential run's charts and case table show the cases its verdict read (not those still in flight at the stop).
   const results = sequentialView(loaded)?.results ?? loaded.results;
-  const decided = verdict ?? (existsSync(paths.verdict) ? readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json') : verdictForRun(dir, undefined, true, {}, run));
+  const decided = verdict ?? (existsSync(paths.verdict) ? applyLedgerIntegrity(readJsonFile<VerdictRecord>(paths.verdict, 'verdict.json'), loaded.integrity) : verdictForRun(dir, undefined, true, {}, run));
   const { texts, notes } = caseTexts(manifest, new Set(results.map((r) => r.split)));
   return { verdict: decided, manifest, results, texts, notes, generatedAt: now };
 }

@@ -22,6 +22,8 @@ export interface PackOptions {
   outputBudget?: number;
   /** One output's cap in characters (default 8,000). */
   maxOutput?: number;
+  /** `scorer.output_field` of the run (see CaseDataOptions). */
+  outputField?: string | undefined;
   /** Largest payload in bytes (default 11,000,000: the page stays under 15 MB with charts). */
   maxPayload?: number;
 }
@@ -32,7 +34,7 @@ export function packCases(results: readonly ResultRecord[], texts: ReadonlyMap<s
   const maxPayload = options.maxPayload ?? 11_000_000;
   let budget = options.outputBudget ?? 24_000_000;
   for (;;) {
-    const data = caseBrowserData(results, texts, { outputBudget: budget, maxOutput: options.maxOutput ?? 8_000 });
+    const data = caseBrowserData(results, texts, { outputBudget: budget, maxOutput: options.maxOutput ?? 8_000, outputField: options.outputField });
     const payload = gzipSync(JSON.stringify(data), { level: 6 }).toString('base64');
     if (payload.length <= maxPayload || budget <= FLOOR) return { data, payload };
     budget = Math.max(FLOOR, Math.floor(budget / 2));

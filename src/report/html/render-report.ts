@@ -78,7 +78,8 @@ export async function renderReportBody(input: ReportInput, options: { caseBrowse
   const categories = verdict.categories.length;
   const categoryLevel = verdict.categories[0] ? `${(verdict.categories[0].confidence * 100).toFixed(1)}% (Bonferroni over ${categories} categories)` : level;
   // Without the in-page browser only the regression section reads the case data: no outputs, no packing.
-  const { data: cases, payload } = options.caseBrowser ? packCases(results, input.texts, input.caseData) : { data: caseBrowserData(results, input.texts, { outputBudget: 0, maxOutput: 0 }), payload: '' };
+  const outputField = manifest?.config.scorer.outputField;
+  const { data: cases, payload } = options.caseBrowser ? packCases(results, input.texts, { ...input.caseData, outputField }) : { data: caseBrowserData(results, input.texts, { outputBudget: 0, maxOutput: 0, outputField }), payload: '' };
   const body = [
     `<h1>isobudget report</h1>`,
     verdictSection(verdict, manifest),

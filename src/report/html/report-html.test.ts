@@ -72,7 +72,7 @@ describe('case browser data', () => {
     const [c2] = data.rows;
     expect(c2?.q).toBe('in');
     expect(c2?.a[2]?.o.map((o) => [o[0], o[1], o[3]])).toEqual([['c', 1, 1], ['a', 2, 0], ['b', 1, 0]]);
-    expect(c2?.a[3]?.o).toEqual([['a', 4, 0, 1, 1]]);
+    expect(c2?.a[3]?.o).toEqual([['a', 4, 0, 1, 1, null]]);
     expect(data.rows[1]?.a[1]).toBeNull();
   });
 

@@ -2,6 +2,7 @@
 import type { Manifest } from '../../ledger/manifest.js';
 import type { VerdictName, VerdictRecord } from '../../verdict/record.js';
 import { screeningNote } from '../next-step.js';
+import { oracleNote } from '../oracle-note.js';
 import { escapeHtml as h } from './escape.js';
 import { count, pct, pts, ptsInterval, ratio, ratioInterval } from './format.js';
 
@@ -93,6 +94,8 @@ function runNotes(record: VerdictRecord, manifest: Manifest | undefined): string
   for (const e of inv.arm_errors ?? []) {
     if (e.errors > 0) notes.push(`${e.arm}: ${e.errors} of ${e.paths} paths ended in an error (${e.provider_errors} provider, ${e.scorer_errors} scorer, ${e.timeouts} timeout)${e.first_error ? `; first: ${e.first_error}` : ''}.`);
   }
+  const oracle = oracleNote(record);
+  if (oracle) notes.push(`${oracle[0]?.toUpperCase()}${oracle.slice(1)}.`);
   if (sbBudgetUnknown(record)) notes.push('B is unknown: the ledger states no budget, so over-B units were not checked and the arms are not known to share one B.');
   for (const warning of manifest?.warnings ?? []) if (!/not binding/.test(warning)) notes.push(warning);
   for (const event of manifest?.events ?? []) notes.push(`${event.ts}: ${event.message}`);
