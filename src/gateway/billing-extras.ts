@@ -37,7 +37,7 @@ export function billingExtras(protocol: GenerationProtocol, body: Body, raw: str
   for (const part of contentParts([body['messages'], body['input']])) {
     const image = imageOf(part);
     if (image === undefined) continue;
-    tokens += imageTokens(image.data === undefined ? undefined : sizeOfData(image.data), image.detail);
+    tokens += imageTokens(image.data === undefined ? undefined : sizeOfData(image.data), image.detail, body['model']);
     if (image.data !== undefined) imageData.add(image.data);
   }
   return { tokens, imageData, refuse: undefined };

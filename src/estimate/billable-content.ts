@@ -1,0 +1,277 @@
+/**
+ * What a provider bills as text in a request body, and what its published rules add, pure:
+ * a function of the parsed body, its protocol and its model. The JSON envelope (keys, quotes,
+ * ids, sampling parameters) is not billed; message text, tool names, descriptions and
+ * schemas, tool calls and results, and the system prompt are. Those strings are collected in
+ * order (never re-serialized) and joined with a newline, so the text keeps the body's prefix
+ * structure and the chunk-count cache (src/gateway/chunk-counts.ts) still finds a resent
+ * system prompt or tool list without tokenizing it. The newline between two strings is
+ * counted too: one token per string, which covers the quotes and separators a provider
+ * renders around JSON values (tool inputs and schemas are rendered as JSON).
+ *
+ * Anything this walk does not know (a new content type, an unknown top-level field) is
+ * counted whole, keys and values: an unknown field may be billed, and over-counting is safe.
+ * Images are not text: they are counted here (`images`) and reserved by their tables.
+ */
+import { modelFamily } from './model-family.js';
+import {
+  definedToolTokens,
+  forcesTool,
+  PER_FUNCTION,
+  PER_NAME,
+  PER_PROPERTY,
+  perMessageTokens,
+  REPLY_PRIMING,
+  toolPromptTokens,
+} from './published-overheads.js';
+
+export type BodyProtocol = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
+
+type Body = Record<string, unknown>;
+
+export interface BillableContent {
+  /** The billable strings, in body order, joined with '\n': what our tokenizer counts. */
+  text: string;
+  /** Tokens the published rules add beyond the text (framing, tool prompts, defined tools), at the most any family the model may be charges. */
+  overhead: number;
+  /** The same at the least such a family charges: what a bill surely holds beyond the text (tokens). */
+  overheadFloor: number;
+  /** Messages (input items) framed. */
+  messages: number;
+  /** Tool definitions offered. */
+  tools: number;
+  /** Image parts seen (reserved by their tables, not as text). */
+  images: number;
+}
+
+/** Request parameters no provider bills as input. */
+const UNBILLED = new Set([
+  'model',
+  'max_tokens',
+  'max_completion_tokens',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'n',
+  'best_of',
+  'stream',
+  'stream_options',
+  'stop',
+  'stop_sequences',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'user',
+  'metadata',
+  'store',
+  'service_tier',
+  'parallel_tool_calls',
+  'reasoning_effort',
+  'reasoning',
+  'thinking',
+  'truncation',
+  'include',
+  'background',
+  'previous_response_id',
+  'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'verbosity',
+  'context_management',
+  'container',
+  'modalities',
+]);
+/** Content part types whose data is an image (reserved by image-tables.ts). */
+const IMAGE_PARTS = new Set(['image_url', 'input_image', 'image']);
+
+class Collector {
+  readonly parts: string[] = [];
+  overhead = 0;
+  images = 0;
+
+  push(value: unknown): void {
+    if (typeof value === 'string') {
+      if (value.length > 0) this.parts.push(value);
+    } else if (typeof value === 'number' || typeof value === 'boolean') this.parts.push(String(value));
+  }
+
+  /**
+   * Everything in `value`, keys and values, except cache markers. Image data here is counted
+   * as text: only images in message content are reserved by their tables (billing-extras.ts).
+   */
+  generic(value: unknown): void {
+    if (typeof value !== 'object' || value === null) {
+      this.push(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) this.generic(item);
+      return;
+    }
+    const object = value as Body;
+    for (const key in object) {
+      if (key === 'cache_control') continue;
+      this.parts.push(key);
+      this.generic(object[key]);
+    }
+  }
+
+  /** A JSON Schema: its keys and values, plus OpenAI's per-property framing. */
+  schema(value: unknown): void {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const properties = (value as Body)['properties'];
+      if (typeof properties === 'object' && properties !== null) this.overhead += PER_PROPERTY * Object.keys(properties).length;
+    }
+    this.generic(value);
+  }
+}
+
+export function billableContent(protocol: BodyProtocol, body: Body): BillableContent {
+  const model = typeof body['model'] === 'string' ? body['model'] : '';
+  const family = modelFamily(model);
+  const into = new Collector();
+  let messages = 0;
+  let tools = 0;
+  let defined = 0;
+  for (const key in body) {
+    if (UNBILLED.has(key)) continue;
+    const value = body[key];
+    if (key === 'messages' && Array.isArray(value)) messages += protocol === 'anthropic-messages' ? anthropicMessages(into, value) : chatMessages(into, value);
+    else if (key === 'input' && protocol === 'openai-responses') messages += responsesInput(into, value);
+    else if (key === 'system' || key === 'instructions') {
+      messages += 1;
+      systemText(into, value);
+    } else if ((key === 'tools' || key === 'functions') && Array.isArray(value)) {
+      for (const tool of value) {
+        const fixed = protocol === 'anthropic-messages' ? definedToolTokens((tool as Body | null)?.['type']) : undefined;
+        if (fixed !== undefined) {
+          defined += fixed;
+          into.push((tool as Body)['name']);
+        } else toolDefinition(into, tool);
+        tools += 1;
+      }
+    } else into.generic(key === 'text' || key === 'response_format' ? value : { [key]: value });
+  }
+  const perMessage = perMessageTokens(family);
+  const framing = messages * perMessage + REPLY_PRIMING + tools * PER_FUNCTION + into.overhead;
+  const toolPrompt = tools > 0 ? toolPromptTokens(family, model, forcesTool(body['tool_choice'])) : 0;
+  const overhead = framing + toolPrompt + defined;
+  // An unknown model may be OpenAI's (3 per message, no tool prompt): that is all a bill surely holds.
+  const overheadFloor = family === 'unknown' ? messages * 3 + REPLY_PRIMING + defined : overhead;
+  return { text: into.parts.join('\n'), overhead, overheadFloor, messages, tools, images: into.images };
+}
+
+function systemText(into: Collector, value: unknown): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const block of value) textBlock(into, block);
+  else into.generic(value);
+}
+
+/** A content block: a text block's text, an image counted (its table reserves it), other types whole. */
+function textBlock(into: Collector, block: unknown): void {
+  const part = block as Body | null;
+  const type = part?.['type'];
+  if (typeof type === 'string' && IMAGE_PARTS.has(type)) into.images += 1;
+  else if ((type === 'text' || type === 'input_text' || type === 'output_text') && typeof part?.['text'] === 'string') into.push(part['text']);
+  else into.generic(block);
+}
+
+function chatMessages(into: Collector, list: unknown[]): number {
+  for (const message of list) {
+    if (typeof message !== 'object' || message === null) {
+      into.generic(message);
+      continue;
+    }
+    const fields = message as Body;
+    for (const key in fields) {
+      const value = fields[key];
+      if (key === 'content') content(into, value);
+      else if (key === 'name') {
+        into.push(value);
+        into.overhead += PER_NAME;
+      } else if (key === 'role') into.push(value);
+      else into.generic(value);
+    }
+  }
+  return list.length;
+}
+
+/** Message content: a string, or parts (text parts by their text, images counted, others whole). */
+function content(into: Collector, value: unknown): void {
+  if (Array.isArray(value)) for (const part of value) textBlock(into, part);
+  else if (typeof value === 'string') into.push(value);
+  else into.generic(value);
+}
+
+function anthropicMessages(into: Collector, list: unknown[]): number {
+  for (const message of list) {
+    const fields = (typeof message === 'object' && message !== null ? message : {}) as Body;
+    into.push(fields['role']);
+    const blocks = fields['content'];
+    if (!Array.isArray(blocks)) {
+      content(into, blocks);
+      continue;
+    }
+    for (const block of blocks) anthropicBlock(into, block);
+  }
+  return list.length;
+}
+
+function anthropicBlock(into: Collector, block: unknown): void {
+  const part = (typeof block === 'object' && block !== null ? block : {}) as Body;
+  switch (part['type']) {
+    case 'tool_use':
+      into.push(part['name']);
+      into.generic(part['input']);
+      return;
+    case 'tool_result':
+      content(into, part['content']);
+      return;
+    case 'thinking':
+      // The signature is an opaque check of the thinking, not text the model reads.
+      into.push(part['thinking']);
+      return;
+    default:
+      textBlock(into, block);
+  }
+}
+
+function responsesInput(into: Collector, value: unknown): number {
+  if (typeof value === 'string') {
+    into.push(value);
+    return 1;
+  }
+  if (!Array.isArray(value)) {
+    into.generic(value);
+    return 1;
+  }
+  for (const item of value) {
+    const fields = (typeof item === 'object' && item !== null ? item : {}) as Body;
+    const type = fields['type'] ?? 'message';
+    if (type === 'message') {
+      into.push(fields['role']);
+      content(into, fields['content']);
+    } else if (type === 'function_call') {
+      into.push(fields['name']);
+      into.push(fields['arguments']);
+    } else if (type === 'function_call_output' && typeof fields['output'] === 'string') into.push(fields['output']);
+    else into.generic(item);
+  }
+  return value.length;
+}
+
+/** A custom tool: name, description, schema (any protocol's shape), plus OpenAI's function framing. */
+function toolDefinition(into: Collector, tool: unknown): void {
+  const fields = (typeof tool === 'object' && tool !== null ? tool : {}) as Body;
+  const inner = typeof fields['function'] === 'object' && fields['function'] !== null ? (fields['function'] as Body) : fields;
+  for (const key in inner) {
+    if (key === 'type' || key === 'cache_control' || key === 'strict') continue;
+    const value = inner[key];
+    if (key === 'parameters' || key === 'input_schema') into.schema(value);
+    else into.generic(key === 'name' || key === 'description' ? value : { [key]: value });
+  }
+}

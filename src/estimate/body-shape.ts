@@ -1,0 +1,27 @@
+/**
+ * A request's shape, the bucket its billed/counted ratio is learned in (billing-ratios.ts),
+ * pure and cheap (no tokenizer, one native byte count). Foreign tokenizers differ from o200k
+ * most by script (CJK costs them more than Latin text) and by how much of a bill is per-message
+ * template (many short turns against one long page), and tool schemas and images bill by rules
+ * of their own: calls that differ in those teach each other nothing.
+ */
+
+export interface ShapeInput {
+  protocol: string;
+  /** The billable text (billable-content.ts). */
+  text: string;
+  messages: number;
+  tools: number;
+  images: number;
+}
+
+export function bodyShape(input: ShapeInput): string {
+  const chars = input.text.length;
+  // UTF-8 bytes beyond one per UTF-16 unit: 0 for ASCII, 2 per CJK character.
+  const wide = chars === 0 ? 0 : (Buffer.byteLength(input.text, 'utf8') - chars) / (2 * chars);
+  const script = wide < 0.05 ? 'latin' : wide < 0.5 ? 'mixed' : 'wide';
+  // Characters per message, in powers of 4: 'short turns' and 'one page' land far apart.
+  const perMessage = chars / Math.max(1, input.messages);
+  const density = Math.min(8, Math.floor(Math.log(Math.max(1, perMessage)) / Math.log(4)));
+  return `${input.protocol}|${input.tools > 0 ? 'tools' : 'text'}${input.images > 0 ? '+images' : ''}|${script}|d${density}`;
+}
