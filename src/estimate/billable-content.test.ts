@@ -84,7 +84,7 @@ describe('billable content', () => {
       ],
     };
     const content = billableContent('openai-chat', body);
-    expect(content.text.split('\n')).toEqual(['system', 'Be brief.', 'user', 'ann', 'Hello there']);
+    expect(content.parts).toEqual(['system', 'Be brief.', 'user', 'ann', 'Hello there']);
     expect(content.overhead).toBe(2 * 3 + 3 + 1);
     expect(content.overheadFloor).toBe(content.overhead);
     expect(content.messages).toBe(2);
@@ -97,7 +97,7 @@ describe('billable content', () => {
       messages: Array.from({ length: 30 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: i % 2 === 0 ? `ok ${i}?` : 'yes' })),
     };
     const content = billableContent('openai-chat', body);
-    expect(countTokens(content.text)).toBeLessThan(countTokens(JSON.stringify(body)) / 2);
+    expect(countTokens(content.parts.join('\n'))).toBeLessThan(countTokens(JSON.stringify(body)) / 2);
   });
 
   test('images are counted, their data is not text; images outside message content are text', () => {
@@ -115,12 +115,12 @@ describe('billable content', () => {
       ],
     });
     expect(content.images).toBe(1);
-    expect(content.text).not.toContain('AAAA');
+    expect(content.parts.join('\n')).not.toContain('AAAA');
     const elsewhere = billableContent('openai-responses', {
       model: 'gpt-4o',
       input: [{ type: 'computer_call_output', call_id: 'c1', output: { type: 'input_image', image_url: data } }],
     });
-    expect(elsewhere.text).toContain('AAAA');
+    expect(elsewhere.parts.join('\n')).toContain('AAAA');
   });
 
   test('Anthropic: system, tool calls and results, custom tools; the tool-use prompt and defined tools as published', () => {
@@ -147,8 +147,8 @@ describe('billable content', () => {
     };
     const content = billableContent('anthropic-messages', body);
     for (const part of ['You are a coding agent.', 'Look first.', 'file_path', '/a.ts', 'const a = 1;', 'Reads a file.', 'str_replace_based_edit_tool'])
-      expect(content.text).toContain(part);
-    for (const part of ['SIG', 'u-1', 'ephemeral', 'claude-sonnet']) expect(content.text).not.toContain(part);
+      expect(content.parts.join('\n')).toContain(part);
+    for (const part of ['SIG', 'u-1', 'ephemeral', 'claude-sonnet']) expect(content.parts.join('\n')).not.toContain(part);
     // 4 messages (system + 3) × 4 + priming 3 + 2 tools × 22 + 1 property × 3 + tool prompt 346 + text editor 700.
     expect(content.overhead).toBe(4 * 4 + 3 + 2 * 22 + 3 + 346 + 700);
     expect(content.tools).toBe(2);
@@ -163,11 +163,11 @@ describe('billable content', () => {
     });
     expect(content.overhead).toBe(4 + 3 + 22 + 804);
     expect(content.overheadFloor).toBe(3 + 3);
-    expect(content.text).toContain('search_context_size');
+    expect(content.parts.join('\n')).toContain('search_context_size');
   });
 
   test('shapes: short turns, one page, CJK, tools are different buckets', () => {
-    const shape = (text: string, messages: number, tools = 0) => bodyShape({ protocol: 'openai-chat', text, messages, tools, images: 0 });
+    const shape = (text: string, messages: number, tools = 0) => bodyShape({ protocol: 'openai-chat', parts: [text], messages, tools, images: 0 });
     const short = shape('user\nok?\nassistant\nyes\n'.repeat(15), 60);
     const page = shape('A sentence of plain prose. '.repeat(300), 1);
     expect(short).not.toBe(page);

@@ -3,11 +3,10 @@
  * a function of the parsed body, its protocol and its model. The JSON envelope (keys, quotes,
  * ids, sampling parameters) is not billed; message text, tool names, descriptions and
  * schemas, tool calls and results, and the system prompt are. Those strings are collected in
- * order (never re-serialized) and joined with a newline, so the text keeps the body's prefix
- * structure and the chunk-count cache (src/gateway/chunk-counts.ts) still finds a resent
- * system prompt or tool list without tokenizing it. The newline between two strings is
- * counted too: one token per string, which covers the quotes and separators a provider
- * renders around JSON values (tool inputs and schemas are rendered as JSON).
+ * body order, as they are (never copied, joined or re-serialized), so a counter can find a
+ * resent system prompt or tool list by comparison and cache (src/gateway/part-counts.ts).
+ * Each string is counted one token above its text, which covers the quotes and separators a
+ * provider renders around JSON values (tool inputs and schemas are rendered as JSON).
  *
  * Anything this walk does not know (a new content type, an unknown top-level field) is
  * counted whole, keys and values: an unknown field may be billed, and over-counting is safe.
@@ -30,8 +29,8 @@ export type BodyProtocol = 'anthropic-messages' | 'openai-chat' | 'openai-respon
 type Body = Record<string, unknown>;
 
 export interface BillableContent {
-  /** The billable strings, in body order, joined with '\n': what our tokenizer counts. */
-  text: string;
+  /** The billable strings, in body order: what our tokenizer counts (each +1). */
+  parts: string[];
   /** Tokens the published rules add beyond the text (framing, tool prompts, defined tools), at the most any family the model may be charges. */
   overhead: number;
   /** The same at the least such a family charges: what a bill surely holds beyond the text (tokens). */
@@ -162,7 +161,7 @@ export function billableContent(protocol: BodyProtocol, body: Body): BillableCon
   const overhead = framing + toolPrompt + defined;
   // An unknown model may be OpenAI's (3 per message, no tool prompt): that is all a bill surely holds.
   const overheadFloor = family === 'unknown' ? messages * 3 + REPLY_PRIMING + defined : overhead;
-  return { text: into.parts.join('\n'), overhead, overheadFloor, messages, tools, images: into.images };
+  return { parts: into.parts, overhead, overheadFloor, messages, tools, images: into.images };
 }
 
 function systemText(into: Collector, value: unknown): void {

@@ -8,17 +8,26 @@
 
 export interface ShapeInput {
   protocol: string;
-  /** The billable text (billable-content.ts). */
-  text: string;
+  /** The billable strings (billable-content.ts). */
+  parts: readonly string[];
   messages: number;
   tools: number;
   images: number;
 }
 
 export function bodyShape(input: ShapeInput): string {
-  const chars = input.text.length;
-  // UTF-8 bytes beyond one per UTF-16 unit: 0 for ASCII, 2 per CJK character.
-  const wide = chars === 0 ? 0 : (Buffer.byteLength(input.text, 'utf8') - chars) / (2 * chars);
+  let chars = 0;
+  let sampled = 0;
+  let extraBytes = 0;
+  for (const part of input.parts) {
+    chars += part.length;
+    // The script is judged on the strings that make up the text (keys and roles are ASCII anyway).
+    if (part.length < 64) continue;
+    sampled += part.length;
+    // UTF-8 bytes beyond one per UTF-16 unit: 0 for ASCII, 2 per CJK character.
+    extraBytes += Buffer.byteLength(part, 'utf8') - part.length;
+  }
+  const wide = sampled === 0 ? 0 : extraBytes / (2 * sampled);
   const script = wide < 0.05 ? 'latin' : wide < 0.5 ? 'mixed' : 'wide';
   // Characters per message, in powers of 4: 'short turns' and 'one page' land far apart.
   const perMessage = chars / Math.max(1, input.messages);
