@@ -79,6 +79,8 @@ const OTHERS = [
   { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
   // ~76 KB Claude Code-shaped bodies through the gateway: gateway_ms, first call, a 200k-letter body beside a small one (issue 16 item 8).
   { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
+  // The prompt estimate alone on the same bodies: billable content vs the whole JSON text (issue 20 item 4).
+  { name: 'estimator-cpu', script: 'estimator-cpu.mjs', args: [] },
   // Team scale on PostgreSQL (issue 13; need a server, see bench/support/team-db.mjs).
   { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },

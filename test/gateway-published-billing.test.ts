@@ -166,7 +166,7 @@ describe('the learned ratio, per shape and key', () => {
     messages: [{ role: 'user', content: Array.from({ length: 360 }, (_, i) => `Sentence ${seed}.${i} explains budgets plainly.`).join(' ') }],
   });
 
-  test("one key's short turns lower no other key's reservation, and its own only for calls of the same shape after 20 of them", async () => {
+  test("one key's short turns lower no other key's reservation, nor its own for another shape", async () => {
     upstream.set({ answerTokens: 40, promptBill: publishedPromptBill({ factor: 1.3 }) });
     try {
       const teacher = mint(1_000_000);
@@ -181,10 +181,9 @@ describe('the learned ratio, per shape and key', () => {
       expect(await post(CHAT, roomy.secret, roomy.who, prose(2))).toBe(200);
       expectHeld(roomy, 6000);
       expect(recordsOf(roomy.id)[0]?.estimate_ratio).toBe(SEED_RATIO);
-      const ratios = recordsOf(teacher.id).map((record) => record.estimate_ratio ?? 0);
-      // The bound holds for the teacher's first 20 (it has not settled enough similar calls), then its own ratio applies.
-      expect(ratios.slice(0, 20).every((ratio) => ratio === SEED_RATIO)).toBe(true);
-      expect(ratios[24]).toBeLessThan(SEED_RATIO);
+      // Counted by their billable text, short turns bill above the seed (3 tokens a message of framing on a few
+      // tokens of text): what they teach raises the factor; nothing lowers it (lowering: gateway-billing-extras.test.ts).
+      for (const record of recordsOf(teacher.id)) expect(record.estimate_ratio).toBeGreaterThanOrEqual(SEED_RATIO);
       // The teacher's own prose is another shape: reserved at the bound too, and held.
       const before = upstream.billedBy(teacher.who);
       expect(await post(CHAT, teacher.secret, teacher.who, prose(3))).toBe(200);

@@ -33,7 +33,7 @@ export interface BillableContent {
   parts: string[];
   /** Tokens the published rules add beyond the text (framing, tool prompts, defined tools), at the most any family the model may be charges. */
   overhead: number;
-  /** The same at the least such a family charges: what a bill surely holds beyond the text (tokens). */
+  /** The part of it a bill surely holds (published, and by the model's own family): what is taken off a bill before its ratio is learned (tokens). */
   overheadFloor: number;
   /** Messages (input items) framed. */
   messages: number;
@@ -159,8 +159,10 @@ export function billableContent(protocol: BodyProtocol, body: Body): BillableCon
   const framing = messages * perMessage + REPLY_PRIMING + tools * PER_FUNCTION + into.overhead;
   const toolPrompt = tools > 0 ? toolPromptTokens(family, model, forcesTool(body['tool_choice'])) : 0;
   const overhead = framing + toolPrompt + defined;
-  // An unknown model may be OpenAI's (3 per message, no tool prompt): that is all a bill surely holds.
-  const overheadFloor = family === 'unknown' ? messages * 3 + REPLY_PRIMING + defined : overhead;
+  // What a bill surely holds beyond the text, taken off it before its ratio is learned (taking
+  // off more than was billed would teach too low a ratio): OpenAI's published message framing,
+  // Anthropic's published tool prompt and tool definitions, nothing for a model we cannot name.
+  const overheadFloor = family === 'claude' ? toolPrompt + defined : family === 'unknown' ? 0 : messages * perMessage + REPLY_PRIMING;
   return { parts: into.parts, overhead, overheadFloor, messages, tools, images: into.images };
 }
 
