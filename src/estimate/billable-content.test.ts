@@ -163,7 +163,8 @@ describe('billable content', () => {
       tools: [{ type: 'function', function: { name: 'f', parameters: {} } }],
       web_search_options: { search_context_size: 'high' },
     });
-    expect(content.overhead).toBe(4 + 3 + 22 + 804);
+    // A message, priming, a function, the largest tool prompt, and 3 a JSON object (the schema, the unknown field and its value).
+    expect(content.overhead).toBe(4 + 3 + 22 + 804 + 3 * 3);
     expect(content.overheadFloor).toBe(0);
     expect(content.parts.join('\n')).toContain('search_context_size');
   });

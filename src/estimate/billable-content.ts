@@ -84,6 +84,8 @@ const UNBILLED = new Set([
   'container',
   'modalities',
 ]);
+/** Per content block for a model we cannot name (tokens): braces, a type, separators. */
+const UNKNOWN_PER_BLOCK = 3;
 /** Content part types whose data is an image (reserved by image-tables.ts). */
 const IMAGE_PARTS = new Set(['image_url', 'input_image', 'image']);
 
@@ -91,6 +93,8 @@ class Collector {
   readonly parts: string[] = [];
   overhead = 0;
   images = 0;
+  /** Content blocks and items (and objects inside them): a template may render each as JSON. */
+  blocks = 0;
 
   push(value: unknown): void {
     if (typeof value === 'string') {
@@ -112,6 +116,7 @@ class Collector {
       return;
     }
     const object = value as Body;
+    this.blocks += 1;
     for (const key in object) {
       if (key === 'cache_control') continue;
       this.parts.push(key);
@@ -158,7 +163,11 @@ export function billableContent(protocol: BodyProtocol, body: Body): BillableCon
   const perMessage = perMessageTokens(family);
   const framing = messages * perMessage + REPLY_PRIMING + tools * PER_FUNCTION + into.overhead;
   const toolPrompt = tools > 0 ? toolPromptTokens(family, model, forcesTool(body['tool_choice'])) : 0;
-  const overhead = framing + toolPrompt + defined;
+  // A model we cannot name may be served behind a chat template that renders content blocks,
+  // tool calls and their results as JSON (many open-weight templates do): 3 tokens of braces and
+  // type a block. OpenAI and Anthropic render them as the text collected here.
+  const blockFraming = family === 'unknown' ? UNKNOWN_PER_BLOCK * into.blocks : 0;
+  const overhead = framing + toolPrompt + defined + blockFraming;
   // What a bill surely holds beyond the text, taken off it before its ratio is learned (taking
   // off more than was billed would teach too low a ratio): OpenAI's published message framing,
   // Anthropic's published tool prompt and tool definitions, nothing for a model we cannot name.
@@ -176,6 +185,7 @@ function systemText(into: Collector, value: unknown): void {
 function textBlock(into: Collector, block: unknown): void {
   const part = block as Body | null;
   const type = part?.['type'];
+  into.blocks += 1;
   if (typeof type === 'string' && IMAGE_PARTS.has(type)) into.images += 1;
   else if ((type === 'text' || type === 'input_text' || type === 'output_text') && typeof part?.['text'] === 'string') into.push(part['text']);
   else into.generic(block);
@@ -225,11 +235,16 @@ function anthropicMessages(into: Collector, list: unknown[]): number {
 function anthropicBlock(into: Collector, block: unknown): void {
   const part = (typeof block === 'object' && block !== null ? block : {}) as Body;
   switch (part['type']) {
+    // Ids pair a call with its result: a provider renders them with the blocks.
     case 'tool_use':
+      into.blocks += 1;
+      into.push(part['id']);
       into.push(part['name']);
       into.generic(part['input']);
       return;
     case 'tool_result':
+      into.blocks += 1;
+      into.push(part['tool_use_id']);
       content(into, part['content']);
       return;
     case 'thinking':
@@ -257,10 +272,15 @@ function responsesInput(into: Collector, value: unknown): number {
       into.push(fields['role']);
       content(into, fields['content']);
     } else if (type === 'function_call') {
+      into.blocks += 1;
+      into.push(fields['call_id']);
       into.push(fields['name']);
       into.push(fields['arguments']);
-    } else if (type === 'function_call_output' && typeof fields['output'] === 'string') into.push(fields['output']);
-    else into.generic(item);
+    } else if (type === 'function_call_output' && typeof fields['output'] === 'string') {
+      into.blocks += 1;
+      into.push(fields['call_id']);
+      into.push(fields['output']);
+    } else into.generic(item);
   }
   return value.length;
 }
