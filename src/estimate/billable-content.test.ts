@@ -4,7 +4,7 @@ import { billableContent } from './billable-content.js';
 import { bodyShape } from './body-shape.js';
 import { familyImageTokens, IMAGE_MAX } from './image-tables.js';
 import { modelFamily } from './model-family.js';
-import { definedToolTokens, toolPromptTokens } from './published-overheads.js';
+import { definedToolTokens, toolPromptFloor, toolPromptTokens } from './published-overheads.js';
 
 describe('model families', () => {
   test.each([
@@ -59,6 +59,10 @@ describe('published overheads', () => {
     expect(toolPromptTokens('claude', 'claude-opus-9', false)).toBe(804);
     expect(toolPromptTokens('openai-tiles', 'gpt-4o', false)).toBe(0);
     expect(toolPromptTokens('unknown', 'm', false)).toBe(804);
+    // What a bill surely holds (taken off before a ratio is learned): the row's, else the smallest published.
+    expect(toolPromptFloor('claude', 'claude-sonnet-4-20250514', false)).toBe(346);
+    expect(toolPromptFloor('claude', 'claude-opus-9', false)).toBe(159);
+    expect(toolPromptFloor('unknown', 'm', false)).toBe(0);
   });
 
   test('Anthropic-defined tools: bash 245, text_editor 700, computer 735 + its system prompt; a new versioned type the largest', () => {

@@ -13,16 +13,7 @@
  * Images are not text: they are counted here (`images`) and reserved by their tables.
  */
 import { modelFamily } from './model-family.js';
-import {
-  definedToolTokens,
-  forcesTool,
-  PER_FUNCTION,
-  PER_NAME,
-  PER_PROPERTY,
-  perMessageTokens,
-  REPLY_PRIMING,
-  toolPromptTokens,
-} from './published-overheads.js';
+import { definedToolTokens, forcesTool, PER_FUNCTION, PER_NAME, PER_PROPERTY, perMessageTokens, REPLY_PRIMING, toolPromptFloor, toolPromptTokens } from './published-overheads.js';
 
 export type BodyProtocol = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
 
@@ -45,44 +36,10 @@ export interface BillableContent {
 
 /** Request parameters no provider bills as input. */
 const UNBILLED = new Set([
-  'model',
-  'max_tokens',
-  'max_completion_tokens',
-  'max_output_tokens',
-  'temperature',
-  'top_p',
-  'top_k',
-  'n',
-  'best_of',
-  'stream',
-  'stream_options',
-  'stop',
-  'stop_sequences',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'seed',
-  'user',
-  'metadata',
-  'store',
-  'service_tier',
-  'parallel_tool_calls',
-  'reasoning_effort',
-  'reasoning',
-  'thinking',
-  'truncation',
-  'include',
-  'background',
-  'previous_response_id',
-  'safety_identifier',
-  'prompt_cache_key',
-  'prompt_cache_retention',
-  'verbosity',
-  'context_management',
-  'container',
-  'modalities',
+  'model', 'max_tokens', 'max_completion_tokens', 'max_output_tokens', 'temperature', 'top_p', 'top_k', 'n', 'best_of', 'stream', 'stream_options', 'stop',
+  'stop_sequences', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'user', 'metadata', 'store', 'service_tier',
+  'parallel_tool_calls', 'reasoning_effort', 'reasoning', 'thinking', 'truncation', 'include', 'background', 'previous_response_id', 'safety_identifier',
+  'prompt_cache_key', 'prompt_cache_retention', 'verbosity', 'context_management', 'container', 'modalities',
 ]);
 /** Per content block for a model we cannot name (tokens): braces, a type, separators. */
 const UNKNOWN_PER_BLOCK = 3;
@@ -171,7 +128,8 @@ export function billableContent(protocol: BodyProtocol, body: Body): BillableCon
   // What a bill surely holds beyond the text, taken off it before its ratio is learned (taking
   // off more than was billed would teach too low a ratio): OpenAI's published message framing,
   // Anthropic's published tool prompt and tool definitions, nothing for a model we cannot name.
-  const overheadFloor = family === 'claude' ? toolPrompt + defined : family === 'unknown' ? 0 : messages * perMessage + REPLY_PRIMING;
+  const floorPrompt = tools > 0 ? toolPromptFloor(family, model, forcesTool(body['tool_choice'])) : 0;
+  const overheadFloor = family === 'claude' ? floorPrompt + defined : family === 'unknown' ? 0 : messages * perMessage + REPLY_PRIMING;
   return { parts: into.parts, overhead, overheadFloor, messages, tools, images: into.images };
 }
 

@@ -53,6 +53,7 @@ const TOOL_PROMPTS: readonly ToolPrompt[] = [
   { pattern: /^claude-opus-4-7/, auto: 675, any: 804 },
 ];
 const MAX_TOOL_PROMPT = Math.max(...TOOL_PROMPTS.map((row) => Math.max(row.auto, row.any)));
+const MIN_TOOL_PROMPT = Math.min(...TOOL_PROMPTS.map((row) => Math.min(row.auto, row.any)));
 
 /** Anthropic-defined tools: the fixed definition each bills (tokens), by its versioned `type`. */
 const DEFINED_TOOLS: ReadonlyArray<readonly [RegExp, number]> = [
@@ -88,6 +89,15 @@ export function toolPromptTokens(family: ModelFamily, model: string, forced: boo
   const row = TOOL_PROMPTS.find((candidate) => candidate.pattern.test(name));
   if (row === undefined) return MAX_TOOL_PROMPT;
   return forced === undefined ? Math.max(row.auto, row.any) : forced ? row.any : row.auto;
+}
+
+/** The least tool-use prompt a Claude `model` surely bills: its row's, else the smallest published one (0 for other families). */
+export function toolPromptFloor(family: ModelFamily, model: string, forced: boolean | undefined): number {
+  if (family !== 'claude') return 0;
+  const name = (model.split('/').pop() ?? '').toLowerCase();
+  const row = TOOL_PROMPTS.find((candidate) => candidate.pattern.test(name));
+  if (row === undefined) return MIN_TOOL_PROMPT;
+  return forced === undefined ? Math.min(row.auto, row.any) : forced ? row.any : row.auto;
 }
 
 /** The fixed definition of an Anthropic-defined tool `type`, or undefined for a custom tool. */
