@@ -183,3 +183,13 @@ describe('billable content', () => {
     expect(shape('A sentence of plain prose. '.repeat(310), 1)).toBe(page);
   });
 });
+
+describe('hostile bodies', () => {
+  test('arrays nested 200,000 deep are walked without recursion', () => {
+    const deep = JSON.parse(`{"model":"m","messages":[{"role":"user","content":${'['.repeat(200_000)}"x"${']'.repeat(200_000)}}]}`) as Record<string, unknown>;
+    const content = billableContent('openai-chat', deep);
+    expect(content.parts).toContain('x');
+    const objects = JSON.parse(`{"model":"m","extra":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`) as Record<string, unknown>;
+    expect(billableContent('openai-chat', objects).parts.length).toBeGreaterThan(100_000);
+  });
+});

@@ -62,22 +62,30 @@ class Collector {
   /**
    * Everything in `value`, keys and values, except cache markers. Image data here is counted
    * as text: only images in message content are reserved by their tables (billing-extras.ts).
+   * Iterative (a client can nest arrays 100,000 deep): an object's keys and plain values come
+   * in order, the objects and arrays inside it after them (the same order for the same body).
    */
-  generic(value: unknown): void {
-    if (typeof value !== 'object' || value === null) {
-      this.push(value);
-      return;
-    }
-    if (Array.isArray(value)) {
-      for (const item of value) this.generic(item);
-      return;
-    }
-    const object = value as Body;
-    this.blocks += 1;
-    for (const key in object) {
-      if (key === 'cache_control') continue;
-      this.parts.push(key);
-      this.generic(object[key]);
+  generic(root: unknown): void {
+    const stack: unknown[] = [root];
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if (typeof value !== 'object' || value === null) {
+        this.push(value);
+        continue;
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i -= 1) stack.push(value[i]);
+        continue;
+      }
+      this.blocks += 1;
+      const object = value as Body;
+      for (const key in object) {
+        if (key === 'cache_control') continue;
+        this.parts.push(key);
+        const inner = object[key];
+        if (typeof inner === 'object' && inner !== null) stack.push(inner);
+        else this.push(inner);
+      }
     }
   }
 
