@@ -6,6 +6,9 @@
  * of their own: calls that differ in those teach each other nothing.
  */
 
+/** Characters of a long string read to judge its script, at each of three places. */
+const SAMPLE = 1024;
+
 export interface ShapeInput {
   protocol: string;
   /** The billable strings (billable-content.ts). */
@@ -21,11 +24,14 @@ export function bodyShape(input: ShapeInput): string {
   let extraBytes = 0;
   for (const part of input.parts) {
     chars += part.length;
-    // The script is judged on the strings that make up the text (keys and roles are ASCII anyway).
+    // The script is judged on the strings that make up the text (keys and roles are ASCII anyway),
+    // a long one by its start, middle and end (a 48 KB system prompt is read every call).
     if (part.length < 64) continue;
-    sampled += part.length;
-    // UTF-8 bytes beyond one per UTF-16 unit: 0 for ASCII, 2 per CJK character.
-    extraBytes += Buffer.byteLength(part, 'utf8') - part.length;
+    for (const piece of part.length <= 3 * SAMPLE ? [part] : [part.slice(0, SAMPLE), part.slice((part.length - SAMPLE) >> 1, (part.length + SAMPLE) >> 1), part.slice(-SAMPLE)]) {
+      sampled += piece.length;
+      // UTF-8 bytes beyond one per UTF-16 unit: 0 for ASCII, 2 per CJK character.
+      extraBytes += Buffer.byteLength(piece, 'utf8') - piece.length;
+    }
   }
   const wide = sampled === 0 ? 0 : extraBytes / (2 * sampled);
   const script = wide < 0.05 ? 'latin' : wide < 0.5 ? 'mixed' : 'wide';
