@@ -81,6 +81,8 @@ const OTHERS = [
   { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
   // The gateway's CPU per call beside a bare parse-and-forward proxy, one process, ~70 KB Claude Code bodies (issue 20: ≤ 1.4×).
   { name: 'gateway-cpu-vs-proxy', script: 'gateway-cpu-vs-proxy.mjs', args: [] },
+  // The prompt estimate alone on the same bodies: billable content vs the whole JSON text (issue 20 item 4).
+  { name: 'estimator-cpu', script: 'estimator-cpu.mjs', args: [] },
   // Team scale on PostgreSQL (issue 13; need a server, see bench/support/team-db.mjs).
   { name: 'distributed-throughput', script: 'distributed-throughput.mjs', args: [] },
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },

@@ -53,6 +53,10 @@ describe('layers', () => {
     expect(crossings('ledger', 'runner')).toEqual([]);
   });
 
+  test('src/estimate, the estimator runs and the gateway share, is below both: it imports neither', () => {
+    expect([...crossings('estimate', 'runner'), ...crossings('estimate', 'gateway')]).toEqual([]);
+  });
+
   test('the check sees imports: src/runner does import src/budget', () => {
     expect(crossings('runner', 'budget').length).toBeGreaterThan(0);
   });

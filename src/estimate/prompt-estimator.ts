@@ -3,11 +3,14 @@
  * - exact: the upstream bills with our tokenizer (the simulator in process) — the count itself;
  * - counted by the provider: Anthropic's `count_tokens` (runs, through the official SDK),
  *   cached per prompt hash — that count plus COUNTED_MARGIN;
- * - learned: our o200k count × the worst billed/counted ratio seen for (base URL, model),
- *   plus a margin, seeded conservatively (billing-ratios.ts) — plus PROMPT_OVERHEAD.
+ * - learned: our o200k count of the billable content × the ratio learned for (base URL,
+ *   model, body shape), never below the published bound until the key itself has settled
+ *   enough similar calls (billing-ratios.ts) — plus the published overheads
+ *   (published-overheads.ts: per-message framing, tool prompts, defined tools) and
+ *   PROMPT_OVERHEAD.
  * Every estimate says which factor it used, so the ledger can show it (`estimate_ratio`).
  */
-import { type BillingRatios, PROMPT_OVERHEAD, type RatioTarget } from './billing-ratios.js';
+import { type BillingRatios, PROMPT_OVERHEAD, type RatioScope, type RatioTarget } from './billing-ratios.js';
 
 /** Anthropic documents count_tokens as an estimate that may differ slightly from the bill. */
 export const COUNTED_MARGIN = 0.02;
@@ -22,6 +25,20 @@ export interface PromptEstimate {
   source: 'exact' | 'provider_count' | 'learned_ratio';
   /** Tokens reserved outside the ratio (images, a continued response), included in `tokens`. */
   extra?: number;
+  /** Published overhead reserved beyond the ratio (tokens), included in `tokens`. */
+  overhead?: number;
+  /** What a bill surely holds beyond the text (tokens): taken off the bill before the ratio is learned. */
+  overheadFloor?: number;
+  /** The shape and key the ratio was looked up for (and is learned for). */
+  scope?: RatioScope;
+}
+
+/** The published overheads of a body and where its ratio is learned (billable-content.ts, body-shape.ts). */
+export interface EstimateContext extends RatioScope {
+  /** Tokens the published rules add beyond the text, at the most (tokens). */
+  overhead?: number;
+  /** The same at the least (tokens). */
+  overheadFloor?: number;
 }
 
 export class PromptEstimator {
@@ -36,10 +53,21 @@ export class PromptEstimator {
    * (images by their formulas, a continued response's bill). A call with extra teaches no ratio:
    * its bill cannot be split into what the text and what the rest cost.
    */
-  fromCount(target: RatioTarget, counted: number, extra = 0): PromptEstimate {
-    if (this.exact) return { tokens: counted + extra, counted, ratio: 1, source: 'exact', extra };
-    const ratio = this.ratios.factor(target);
-    return { tokens: Math.ceil(counted * ratio) + PROMPT_OVERHEAD + extra, counted, ratio, source: 'learned_ratio', extra };
+  fromCount(target: RatioTarget, counted: number, extra = 0, context: EstimateContext = {}): PromptEstimate {
+    const overhead = context.overhead ?? 0;
+    if (this.exact) return { tokens: counted + extra + overhead, counted, ratio: 1, source: 'exact', extra };
+    const scope: RatioScope = { shape: context.shape, keyId: context.keyId };
+    const ratio = this.ratios.factor(target, scope);
+    return {
+      tokens: Math.ceil(counted * ratio) + PROMPT_OVERHEAD + overhead + extra,
+      counted,
+      ratio,
+      source: 'learned_ratio',
+      extra,
+      overhead,
+      overheadFloor: context.overheadFloor ?? 0,
+      scope,
+    };
   }
 
   /** The estimate from the provider's own count of the prompt. */
@@ -49,10 +77,11 @@ export class PromptEstimator {
 
   /** A settled call: learns its billed/counted ratio (nothing to learn when exact). */
   settle(target: RatioTarget, estimate: PromptEstimate, billedPrompt: number | undefined): void {
-    if (estimate.source === 'learned_ratio' && (estimate.extra ?? 0) === 0) this.ratios.observe(target, estimate.counted, billedPrompt);
+    if (estimate.source !== 'learned_ratio' || (estimate.extra ?? 0) !== 0 || billedPrompt === undefined) return;
+    this.ratios.observe(target, estimate.scope ?? {}, estimate.counted, billedPrompt - (estimate.overheadFloor ?? 0));
   }
 
-  factor(target: RatioTarget): number {
-    return this.exact ? 1 : this.ratios.factor(target);
+  factor(target: RatioTarget, scope?: RatioScope): number {
+    return this.exact ? 1 : this.ratios.factor(target, scope);
   }
 }

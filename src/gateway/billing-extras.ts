@@ -39,7 +39,7 @@ export function billingExtras(protocol: GenerationProtocol, body: Body, walk: Bo
   if (walk.images.length === 0) return { ...NONE, tokens };
   const imageData = new Set<string>();
   for (const image of walk.images) {
-    tokens += imageTokens(image.data === undefined ? undefined : sizeOfData(image.data), image.detail);
+    tokens += imageTokens(image.data === undefined ? undefined : sizeOfData(image.data), image.detail, body['model']);
     if (image.data !== undefined) imageData.add(image.data);
   }
   return { tokens, imageData, refuse: undefined };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { anthropicImageTokens, ANTHROPIC_MAX, imageSize, imageTokens, OPENAI_MAX, openaiImageTokens } from './image-tokens.js';
+import { anthropicImageTokens, ANTHROPIC_MAX, IMAGE_MAX, imageSize, imageTokens, OPENAI_MAX, openaiImageTokens } from './image-tokens.js';
 
 describe('image tokens (published formulas)', () => {
   test.each([
@@ -18,10 +18,19 @@ describe('image tokens (published formulas)', () => {
     expect(anthropicImageTokens({ width: 3136, height: 3136 })).toBe(ANTHROPIC_MAX);
   });
 
-  test('unknown size: the most either formula charges; a body image is reserved at the larger formula', () => {
+  test("a body image is reserved by its model's table; an unknown size at the most that table charges", () => {
     expect(openaiImageTokens(undefined, 'high')).toBe(OPENAI_MAX);
-    expect(imageTokens(undefined, 'low')).toBe(ANTHROPIC_MAX);
-    expect(imageTokens({ width: 1024, height: 1024 }, 'high')).toBe(Math.max(765, 1399));
+    expect(imageTokens(undefined, 'high', 'gpt-4o-2024-08-06')).toBe(OPENAI_MAX);
+    expect(imageTokens(undefined, 'low', 'claude-sonnet-4-20250514')).toBe(ANTHROPIC_MAX);
+    expect(imageTokens({ width: 1024, height: 1024 }, 'high', 'gpt-4o')).toBe(765);
+    expect(imageTokens({ width: 1024, height: 1024 }, 'high', 'anthropic/claude-3-5-sonnet')).toBe(1399);
+  });
+
+  test('a model no table matches (or no model) is reserved at the largest table: gpt-4o-mini’s', () => {
+    // detail: low does not shrink a patch model's bill: 1,536 patches × 2.46 (gpt-4.1-nano).
+    expect(imageTokens(undefined, 'low')).toBe(Math.ceil(1536 * 2.46));
+    expect(imageTokens(undefined, 'high', 'qwen-vl-max')).toBe(IMAGE_MAX);
+    expect(imageTokens({ width: 1024, height: 1024 }, 'high', 'm')).toBe(2833 + 5667 * 4);
   });
 
   test('sizes from PNG, GIF and JPEG headers; anything else is unknown', () => {

@@ -1,53 +1,24 @@
 /**
- * Prompt tokens of an image, by the providers' published formulas, pure:
- * - OpenAI (GPT-4o family): `detail: low` is 85; otherwise the image is fitted into
- *   2048×2048, then scaled so its short side is at most 768, and costs 85 + 170 per 512-px tile.
- * - Anthropic: ⌈w·h / 750⌉, after scaling the long edge to at most 1568 px. (Anthropic says it
- *   also scales images above ~1,600 tokens down; the reservation does not count on that.)
- * An OpenAI-compatible URL may serve Claude (and the reverse through adapters), so a body's
- * image is reserved at the larger of the two. An image whose size cannot be read (a remote
- * URL, a file id) is reserved at the most either formula can charge.
+ * Images in a gateway body: their size from the first bytes of the data, and their prompt
+ * tokens by the model's published table (src/estimate/image-tables.ts, where the tables and
+ * their sources live). The model is the body's `model`; a name no table matches (or none) is
+ * reserved at the largest table, since an OpenAI-compatible URL may serve any vendor's model.
  */
+import { familyImageTokens, type ImageSize } from '../estimate/image-tables.js';
+import { modelFamily } from '../estimate/model-family.js';
 
-export interface ImageSize {
-  width: number;
-  height: number;
-}
+export { ANTHROPIC_MAX, anthropicImageTokens, IMAGE_MAX, OPENAI_LOW_DETAIL, OPENAI_MAX, openaiImageTokens, type ImageSize } from '../estimate/image-tables.js';
 
-export const OPENAI_LOW_DETAIL = 85;
-/** 85 + 170 × 8 tiles (2048×768 after scaling): the most one image costs at high detail. */
-export const OPENAI_MAX = 85 + 170 * 8;
-/** ⌈1568² / 750⌉: a square image at the largest long edge. */
-export const ANTHROPIC_MAX = Math.ceil((1568 * 1568) / 750);
-
-export function openaiImageTokens(size: ImageSize | undefined, detail: unknown): number {
-  if (detail === 'low') return OPENAI_LOW_DETAIL;
-  if (size === undefined) return OPENAI_MAX;
-  let { width, height } = size;
-  const fit = Math.min(1, 2048 / Math.max(width, height));
-  width *= fit;
-  height *= fit;
-  const short = Math.min(1, 768 / Math.min(width, height));
-  width *= short;
-  height *= short;
-  return 85 + 170 * Math.ceil(width / 512) * Math.ceil(height / 512);
-}
-
-export function anthropicImageTokens(size: ImageSize | undefined): number {
-  if (size === undefined) return ANTHROPIC_MAX;
-  const scale = Math.min(1, 1568 / Math.max(size.width, size.height));
-  return Math.ceil((size.width * scale * size.height * scale) / 750);
-}
-
-/** The reservation for one image: the larger formula (see above). */
-export function imageTokens(size: ImageSize | undefined, detail: unknown): number {
-  return Math.max(openaiImageTokens(size, detail), anthropicImageTokens(size));
+/** The reservation for one image on `model` (the body's `model` field; anything else is unknown). */
+export function imageTokens(size: ImageSize | undefined, detail: unknown, model?: unknown): number {
+  return familyImageTokens(modelFamily(typeof model === 'string' ? model : undefined), size, detail);
 }
 
 /** Width and height from the first bytes of a PNG, GIF, WebP or JPEG; undefined for anything else. */
 export function imageSize(bytes: Uint8Array): ImageSize | undefined {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.length >= 24 && view.readUInt32BE(0) === 0x89504e47 && view.toString('latin1', 12, 16) === 'IHDR') return { width: view.readUInt32BE(16), height: view.readUInt32BE(20) };
+  if (view.length >= 24 && view.readUInt32BE(0) === 0x89504e47 && view.toString('latin1', 12, 16) === 'IHDR')
+    return { width: view.readUInt32BE(16), height: view.readUInt32BE(20) };
   if (view.length >= 10 && view.toString('latin1', 0, 3) === 'GIF') return { width: view.readUInt16LE(6), height: view.readUInt16LE(8) };
   if (view.length >= 30 && view.toString('latin1', 0, 4) === 'RIFF' && view.toString('latin1', 8, 12) === 'WEBP') return webpSize(view);
   if (view.length >= 4 && view[0] === 0xff && view[1] === 0xd8) return jpegSize(view);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countTokens } from '../core/tokens.js';
-import { countBodyTokens, forgetBodyCounts, measureBody } from './prompt-estimate.js';
+import { billableContent } from '../estimate/billable-content.js';
+import { countBodyTokens, countFreshParts, forgetBodyCounts, measureParts } from './prompt-estimate.js';
 
 const claudeCode = JSON.parse(readFileSync('/work/shared/fixtures/real-clients/claude-code-2.1.332.jsonl', 'utf8').split('\n')[0] ?? '{}') as { body: Record<string, unknown> };
 
@@ -39,7 +40,8 @@ describe('body token counts', () => {
     const counted = await countBodyTokens(raw);
     expect(counted).toBeGreaterThanOrEqual(countTokens(raw));
     expect(counted).toBeLessThan(countTokens(raw) * 1.05);
-    expect(countBodyTokens('{"model":"m","messages":[]}')).toBe(countTokens('{"model":"m","messages":[]}'));
+    // A short text is one piece: its tokens + 1.
+    expect(countBodyTokens('{"model":"m","messages":[]}')).toBe(countTokens('{"model":"m","messages":[]}') + 1);
   });
 
   test('a resent prefix is remembered by content: the next turn is answered synchronously, whatever was added', async () => {
@@ -54,23 +56,22 @@ describe('body token counts', () => {
     expect(second as number).toBeGreaterThanOrEqual(countTokens(JSON.stringify(next)));
   });
 
-  test("a key's last body: unchanged chunks at the start and at the end are reused, new turns in between are the only new text", async () => {
+  test("a key's last strings: unchanged ones at the start and at the end are reused, new turns in between are the only new text", async () => {
     forgetBodyCounts();
     // Claude Code's order: messages first, then the system prompt and tools that never change.
     const turns: Array<Record<string, unknown>> = [];
-    const body = (n: number): string => JSON.stringify({ model: 'm', messages: turns.slice(0, n), system: claudeCode.body['system'], tools: claudeCode.body['tools'] });
+    const body = (n: number) => ({ model: 'm', messages: turns.slice(0, n), system: claudeCode.body['system'], tools: claudeCode.body['tools'] });
     for (let n = 1; n <= 6; n += 1) {
-      turns.push({ role: n % 2 ? 'user' : 'assistant', content: `turn ${n}: ${'a few words about the task at hand. '.repeat(20 * n)}` });
-      const text = body(n);
-      const measure = measureBody(text, 'key-1');
-      if (n > 1) {
-        // Only the new turn (and the chunks around its edges) is new; the system prompt and tools are known.
-        expect(measure.freshChars).toBeLessThan(text.length / 4);
-        expect(measure.freshChars).toBeGreaterThan(0);
-      }
-      const counted = await countBodyTokens(text, 'key-1');
-      expect(counted).toBeGreaterThanOrEqual(countTokens(text));
-      expect(counted).toBeLessThan(countTokens(text) * 1.05);
+      const turn = `turn ${n}: ${'a few words about the task at hand. '.repeat(20 * n)}`;
+      turns.push({ role: n % 2 ? 'user' : 'assistant', content: turn });
+      const { parts } = billableContent('anthropic-messages', body(n));
+      const measure = measureParts(parts, 'key-1');
+      // Only the new turn is new (and the role 'assistant' the first time); the system prompt, tools and earlier turns are known.
+      if (n > 1) expect(measure.freshChars).toBe(turn.length + (n === 2 ? 'assistant'.length : 0));
+      const counted = await countFreshParts(measure);
+      const whole = parts.reduce((sum, part) => sum + countTokens(part), 0);
+      expect(counted).toBeGreaterThanOrEqual(whole + parts.length);
+      expect(counted).toBeLessThan(whole * 1.05 + parts.length);
     }
   });
 
@@ -78,7 +79,7 @@ describe('body token counts', () => {
     forgetBodyCounts();
     const raw = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'plain words and more words '.repeat(150_000) }] });
     const started = cpuMs();
-    const measure = measureBody(raw, 'huge-key');
+    const measure = measureParts([raw], 'huge-key');
     expect(cpuMs() - started).toBeLessThan(50);
     expect(measure.freshBound).toBeGreaterThanOrEqual(Buffer.byteLength(raw));
     let counted = 0;

@@ -47,6 +47,8 @@ export interface MockUpstreamOptions {
   usage?: 'negative' | 'short-total' | 'trailing-zero';
   /** Streams: after the first event, only keep-alive pings every this many ms, for ever. */
   pingEveryMs?: number;
+  /** Bills the prompt by this rule instead (e.g. a provider's published one: published-billing.ts); a continuation's input is added on top. */
+  promptBill?: (route: string, body: Record<string, unknown>) => number;
 }
 
 export interface MockBill {
@@ -190,7 +192,7 @@ export async function startMockUpstream(initial: MockUpstreamOptions = {}): Prom
     const perSequence = cap === undefined ? (options.uncappedTokens ?? 50_000) : Math.min(cap, options.answerTokens ?? cap);
     // A continued response carries its predecessor's input and output back in as input.
     const previous = typeof body['previous_response_id'] === 'string' ? responseBills.get(body['previous_response_id']) ?? 0 : 0;
-    const prompt = Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1)) + imageBill(route, body) + previous;
+    const prompt = (options.promptBill ? options.promptBill(route, body) : Math.ceil(countTokens(promptText(body)) * (options.promptFactor ?? 1)) + imageBill(route, body)) + previous;
     const completion = perSequence * sequences;
     const who = options.whoOf?.(body) ?? String(request.headers['x-claude-code-session-id'] ?? 'unknown');
     bills.push({ who, route, prompt, completion, total: prompt + completion });

@@ -11,10 +11,12 @@ import { readBudgetFields, type BudgetFields } from '../budget-fields.js';
 import { budgetSpentReply, errorReply, keyClosedReply, type GatewayReply } from '../error-reply.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
-import type { PromptEstimate } from '../../estimate/prompt-estimator.js';
+import { billableContent } from '../../estimate/billable-content.js';
+import { bodyShape } from '../../estimate/body-shape.js';
+import type { EstimateContext, PromptEstimate } from '../../estimate/prompt-estimator.js';
 import { billingExtras } from '../billing-extras.js';
 import { rawKeyCount, walkBody } from '../body-walk.js';
-import { countFresh, measureBody, type BodyMeasure } from '../prompt-estimate.js';
+import { countFreshParts, measureParts, type PartsMeasure } from '../prompt-estimate.js';
 import type { RatioTarget } from '../../estimate/billing-ratios.js';
 import type { Family, GenerationProtocol } from '../routes.js';
 import { unestimableField } from '../unestimable-fields.js';
@@ -67,14 +69,16 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   }
   const extras = billingExtras(protocol, body, walk, (id) => context.responses.billed(id));
   if (extras.refuse !== undefined) return unestimableRefusal(family, requested, extras.refuse);
-  // Image data is reserved by its formula, not counted as text.
-  const text = extras.imageData.size === 0 ? input.text : JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' && extras.imageData.has(value) ? '' : value));
+  // What the provider bills as text (not the JSON envelope, not image data) and what its published rules add.
+  const billable = billableContent(protocol, body);
   const target = { baseUrl: context.upstreamDisplay, model: typeof body['model'] === 'string' ? body['model'] : 'unknown' };
-  const measure = measureBody(text, input.memoKey);
-  const bounded = measure.fresh.length === 0 ? undefined : boundedEstimate(context, input, read.fields, target, measure, extras.tokens);
+  const shape = bodyShape({ protocol, parts: billable.parts, messages: billable.messages, tools: billable.tools, images: billable.images });
+  const scope: EstimateContext = { overhead: billable.overhead, overheadFloor: billable.overheadFloor, shape, keyId: key.id };
+  const measure = measureParts(billable.parts, input.memoKey);
+  const bounded = measure.fresh.length === 0 ? undefined : boundedEstimate(context, input, read.fields, target, measure, extras.tokens, scope);
   if (bounded !== undefined) return admitWith(context, input, read.fields, bounded, requested);
-  const counted = countFresh(measure);
-  const estimate = (count: number): PromptEstimate => context.estimator.fromCount(target, count, extras.tokens);
+  const counted = countFreshParts(measure);
+  const estimate = (count: number): PromptEstimate => context.estimator.fromCount(target, count, extras.tokens, scope);
   return typeof counted === 'number' ? admitWith(context, input, read.fields, estimate(counted), requested) : counted.then((count) => admitWith(context, input, read.fields, estimate(count), requested));
 }
 
@@ -91,17 +95,17 @@ const BACKGROUND_CHARS = 128 * 1024;
  * off its path (in slices) for the next turn and for learning the ratio. Undefined when the
  * bound would not fit: then the text is counted before admission.
  */
-function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: BudgetFields, target: RatioTarget, measure: BodyMeasure, extra: number): PromptEstimate | undefined {
+function boundedEstimate(context: GatewayContext, input: AdmitInput, fields: BudgetFields, target: RatioTarget, measure: PartsMeasure, extra: number, scope: EstimateContext): PromptEstimate | undefined {
   // Only a store that knows the key's headroom without a round trip (the embedded one) allows this.
   const remaining = context.budgets.remaining?.(input.key);
   if (fields.requested === undefined || remaining === undefined) return undefined;
-  const estimate = context.estimator.fromCount(target, measure.known, extra + measure.freshBound);
+  const estimate = context.estimator.fromCount(target, measure.known, extra + measure.freshBound, scope);
   if (remaining - estimate.tokens < fields.requested * fields.choices) return undefined;
   // A large new text is not counted at all (it costs CPU every other client shares, and nothing
   // needs its count): if it is resent, it is reserved at its bound again, or counted then.
   if (measure.freshChars > BACKGROUND_CHARS) return estimate;
   setImmediate(() => {
-    void Promise.resolve(countFresh(measure)).then((counted) => {
+    void Promise.resolve(countFreshParts(measure)).then((counted) => {
       // Now the count is exact: the settlement may learn from it.
       estimate.counted = counted;
       estimate.extra = extra;
