@@ -52,6 +52,8 @@ export interface Manifest {
   pricing?: PricingRecord;
   /** How the run was started, so `run --resume` continues it the same way (absent: defaults, or an older run). */
   run_options?: RunOptionsRecord;
+  /** Set when the run takes only some cases of its split (`--limit`, `--cases`, `--sample`): its verdict says "N of M cases". */
+  partial?: { selection: string; cases: number; of: number };
 }
 
 /** Run options outside the config (its hash): what `--resume` reuses unless given again. */
@@ -60,6 +62,10 @@ export interface RunOptionsRecord {
   sim_latency_scale?: number;
   /** `--concurrency`: model calls in flight, over the config's. */
   concurrency?: number;
+  /** `--limit` / `--cases` / `--sample --seed`: the cases a partial run takes (a resume takes the same). */
+  cases?: { kind: 'limit'; limit: number } | { kind: 'cases'; ids: string[] } | { kind: 'sample'; size: number; seed: number };
+  /** `--models`: the variants' models over the config's. */
+  models?: { candidate?: string; baseline?: string };
 }
 
 /** Every model call of a run, by where its record is. */

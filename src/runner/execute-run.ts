@@ -30,6 +30,7 @@ import { replaySequential, type SequentialOutcome } from './sequential-monitor.j
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { RunGatewayHooks } from './executors/command/run-gateway.js';
+import { openRunCap, type RunCapLimits } from './run-cap-session.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -66,6 +67,8 @@ export interface ExecuteRunOptions {
   prices?: PriceTable;
   /** Options outside the config, recorded in a new run's manifest for `--resume` (e.g. the sim latency scale). */
   runOptions?: RunOptionsRecord;
+  /** Run-level cap (default: the config's `budget.max_total_tokens` / `max_cost_usd`); see run-cap.ts. */
+  cap?: RunCapLimits;
 }
 
 export interface ExecuteRunResult {
@@ -79,6 +82,8 @@ export interface ExecuteRunResult {
   interrupted: boolean;
   /** The sequential decision (stop, evidence, tokens) of a sequential run. */
   sequential?: SequentialOutcome;
+  /** Why the run stopped starting units before its plan was done (the run-level cap); the run is then `interrupted`. */
+  stopReason?: string;
 }
 
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRunResult> {
@@ -108,6 +113,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   if (options.signal?.aborted) onOuterAbort();
 
   const pending = units.filter((u) => !done.has(u.key));
+  const cap = openRunCap(options.cap ?? { maxTotalTokens: config.budget.maxTotalTokens, maxCostUsd: config.budget.maxCostUsd }, paths, config, opened.prices);
   const progress = new Progress({ total: pending.length, sink: options.progress, arms: armsFor(config.budget.bestOfN) });
   const run: RunContext = {
     runId: manifest.run_id,
@@ -147,14 +153,22 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
 
   // Enough units in flight to keep every call slot busy (a native-n unit is one call,
   // a parallel one n), without holding the whole plan in memory at once.
+  let capStopRecorded = false;
   const lanes = Math.max(1, Math.min(pending.length, config.concurrency * 2));
   const worker = async (): Promise<void> => {
     while (!abort.signal.aborted) {
       const unit = queue.next();
       if (!unit) return;
+      const reservation = cap.reserve(unit);
+      if (reservation === false) {
+        // Units in flight finish and are committed; the rest wait for a --resume with a higher cap.
+        if (!capStopRecorded) run.onEvent(`stopped starting units: ${cap.stopReason ?? 'run-level cap'}`);
+        capStopRecorded = true;
+        return;
+      }
       const context = createUnitContext(run, unit);
       try {
-        const outcome = await runUnit(run, unit, services, context);
+        const outcome = await runUnit(run, unit, services, context).finally(() => cap.settle(reservation, context.calls));
         if (abort.signal.aborted) {
           if (writer.failure === undefined) writer.recordInterrupted(context.calls);
           return;
@@ -190,7 +204,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   }
   failure ??= writer.failure;
   progress.finish();
-  const interrupted = abort.signal.aborted || failure !== undefined;
+  const interrupted = abort.signal.aborted || failure !== undefined || cap.stopReason !== undefined;
   manifest.status = interrupted ? 'interrupted' : 'complete';
   manifest.updated_at = new Date().toISOString();
   manifest.calls = writer.counts;
@@ -205,7 +219,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     throw failure;
   }
   saveManifest(paths, manifest);
-  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}), ...(cap.stopReason === undefined ? {} : { stopReason: cap.stopReason }) };
 }
 
 /**

@@ -38,7 +38,8 @@ export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write =
   const evaluated = results.filter((r) => r.split !== 'regression' && r.arm === 'baseline_single' && r.epoch === 0);
   const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
   const decided = decideVerdict(analysis, now, attribute(results, analysis, past));
-  const verdict = sequential ? applySequential(decided, sequential.monitor) : decided;
+  const whole = sequential ? applySequential(decided, sequential.monitor) : decided;
+  const verdict = run.manifest.partial === undefined ? whole : { ...whole, partial: run.manifest.partial };
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }
