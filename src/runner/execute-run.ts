@@ -31,6 +31,7 @@ import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { RunGatewayHooks } from './executors/command/run-gateway.js';
 import { openRunCap, type RunCapLimits } from './run-cap-session.js';
+import { FailFast, watchedProvider } from './fail-fast.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -113,12 +114,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   if (options.signal?.aborted) onOuterAbort();
 
   const pending = units.filter((u) => !done.has(u.key));
+  const failFast = new FailFast({ baseUrl: withoutUserinfo(provider.baseUrl), configPath: config.configPath }, (error) => abort.abort(error));
   const cap = openRunCap(options.cap ?? { maxTotalTokens: config.budget.maxTotalTokens, maxCostUsd: config.budget.maxCostUsd }, paths, config, opened.prices);
   const progress = new Progress({ total: pending.length, sink: options.progress, arms: armsFor(config.budget.bestOfN) });
   const run: RunContext = {
     runId: manifest.run_id,
     config,
-    provider,
+    provider: watchedProvider(provider, failFast),
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
     limiter: runLimiter(config),
@@ -202,7 +204,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     await provider.close?.();
     await executor.close?.();
   }
-  failure ??= writer.failure;
+  failure ??= writer.failure ?? failFast.tripped;
   progress.finish();
   const interrupted = abort.signal.aborted || failure !== undefined || cap.stopReason !== undefined;
   manifest.status = interrupted ? 'interrupted' : 'complete';
