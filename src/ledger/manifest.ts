@@ -52,6 +52,8 @@ export interface Manifest {
   pricing?: PricingRecord;
   /** How the run was started, so `run --resume` continues it the same way (absent: defaults, or an older run). */
   run_options?: RunOptionsRecord;
+  /** Set for a run made by `rescore`: the run whose outputs and calls it reuses, and that run's scorer. */
+  rescored_from?: { run_id: string; dir: string; scorer: string };
   /** Set when the run takes only some cases of its split (`--limit`, `--cases`, `--sample`): its verdict says "N of M cases". */
   partial?: { selection: string; cases: number; of: number };
 }
