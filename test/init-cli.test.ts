@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { experimentJsonSchema } from '../src/config/index.js';
 import { checkSkillFile } from '../src/gates/skill-file.js';
-import { runCli } from './support/cli.js';
+import { BIN, runCli } from './support/cli.js';
 
 const emptyDir = (): string => mkdtempSync(join(tmpdir(), 'isobudget-init-'));
 const FILES = ['experiment.yaml', 'experiment.schema.json', 'skills/baseline.md', 'skills/candidate.md', 'data/train.jsonl', 'data/val.jsonl', 'data/test.jsonl'];
@@ -21,8 +21,9 @@ test('init in an empty directory, then validate and run on what it wrote (the bu
   const init = await runCli(['init', 'first'], { cwd });
   expect(init.code, init.stderr).toBe(0);
   for (const file of FILES) expect(existsSync(join(cwd, 'first', file)), file).toBe(true);
-  // The next three commands, runnable from where init was run.
-  expect(init.stdout).toContain('next:\n  isobudget validate first/experiment.yaml\n  isobudget doctor first/experiment.yaml\n  isobudget run first/experiment.yaml\n');
+  // The next three commands, runnable from where init was run: outside the clone, without
+  // isobudget on PATH, that is node and the bin's path (a bare `npx isobudget` would ask the registry).
+  expect(init.stdout).toContain(`next:\n  node ${BIN} validate first/experiment.yaml\n  node ${BIN} doctor first/experiment.yaml\n  node ${BIN} run first/experiment.yaml\n`);
 
   const validate = await runCli(['validate', 'first/experiment.yaml', '--strict'], { cwd });
   expect(validate.code, validate.stderr).toBe(0);
@@ -50,7 +51,7 @@ describe('what init writes', () => {
     expect(files['experiment.yaml']?.split('\n')[0]).toBe('# yaml-language-server: $schema=./experiment.schema.json');
     const schema = await runCli(['schema'], { cwd });
     expect(files['experiment.schema.json']).toBe(schema.stdout);
-    expect(result.stdout).toContain('isobudget validate experiment.yaml');
+    expect(result.stdout).toContain(`node ${BIN} validate experiment.yaml`);
   });
 
   test('every section of the schema is in experiment.yaml, set or commented with its default', async () => {

@@ -24,6 +24,16 @@ const onSignal = (name: NodeJS.Signals): void => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// The reader went away (`isobudget analyze latest | head -1`): stop quietly, as cat and git do,
+// instead of an unhandled 'error' event and its stack. What a run committed stays committed;
+// an unfinished run is left resumable, as after a signal.
+const onStreamError = (error: NodeJS.ErrnoException): void => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+};
+process.stdout.on('error', onStreamError);
+process.stderr.on('error', onStreamError);
+
 main(process.argv.slice(2), processIO(controller.signal)).then(
   (code) => {
     process.exitCode = code;

@@ -196,6 +196,8 @@ export function normalizeConfig(
       perCaseMaxTokens: raw.budget?.per_case_max_tokens ?? Math.min(DEFAULTS.perCaseMaxTokens, total),
       bestOfN: bestOfN(raw.budget?.best_of_n),
       includeJudge: raw.budget?.include_judge ?? DEFAULTS.includeJudge,
+      ...(raw.budget?.max_total_tokens === undefined ? {} : { maxTotalTokens: raw.budget.max_total_tokens }),
+      ...(raw.budget?.max_cost_usd === undefined ? {} : { maxCostUsd: raw.budget.max_cost_usd }),
     },
     datasets: { train: dataset(raw.datasets.train), val: dataset(raw.datasets.val), test: dataset(raw.datasets.test), regression: dataset(raw.datasets.regression) },
     gates: {

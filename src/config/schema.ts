@@ -93,6 +93,8 @@ const budget = z
     per_case_max_tokens: opt(positiveInt(), 'Upper bound on any one path\'s max_tokens (tokens); at most total_tokens_per_case.', DEFAULTS.perCaseMaxTokens),
     best_of_n: opt(z.array(positiveInt()), 'Every n to evaluate (positive integers); 1 is always added.', DEFAULTS.bestOfN),
     include_judge: opt(z.boolean(), 'Whether judge tokens count toward B.', DEFAULTS.includeJudge),
+    max_total_tokens: opt(positiveInt(), 'Run-level cap (tokens): every call of the run together, earlier sessions of a resumed run included; a unit reserves its worst case before it starts, and the run stops starting units (ends `interrupted`) when the next could cross it.'),
+    max_cost_usd: opt(z.number().positive(), 'Run-level cap (USD at the price table), reserved like max_total_tokens; needs a price for every model the run calls.'),
   })
   .superRefine((b, ctx) => {
     const total = typeof b.total_tokens_per_case === 'number' ? b.total_tokens_per_case : DEFAULTS.totalTokensPerCase;

@@ -155,6 +155,10 @@ export interface BudgetConfig {
   bestOfN: number[];
   /** Whether judge tokens count toward B (judge issue); reported either way. */
   includeJudge: boolean;
+  /** `budget.max_total_tokens`: run-level cap over every call of the run (tokens); absent: none. */
+  maxTotalTokens?: number;
+  /** `budget.max_cost_usd`: run-level cap at the price table (USD); absent: none. */
+  maxCostUsd?: number;
 }
 
 export type SplitName = 'train' | 'val' | 'test';

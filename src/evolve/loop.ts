@@ -19,6 +19,7 @@ import { checkRunId, writeJsonAtomic } from '../ledger/run-dir.js';
 import { openMemoryStore } from '../memory/store/open.js';
 import { createProvider } from '../providers/create-provider.js';
 import { loadRunInputs } from '../runner/inputs.js';
+import { type CaseSelection, withCaseSelection } from '../runner/case-selection.js';
 import { LoopStopped, type LoopContext } from './context.js';
 import { stopAfterRound, type RoundOutcome, type Stop } from './decide.js';
 import type { SkillFileVersion } from './derive-config.js';
@@ -57,6 +58,8 @@ export interface EvolveOptions {
   now?: () => Date;
   /** The screening boundary (default: the fixed-sample four-arm screen). */
   screen?: ScreenCandidate;
+  /** `--limit/--cases/--sample`: screen on these val cases only (a new loop; a resume keeps its own). */
+  cases?: CaseSelection;
 }
 
 export interface EvolveResult {
@@ -73,7 +76,8 @@ export async function runEvolve(options: EvolveOptions): Promise<EvolveResult> {
   const store = openMemoryStore(state.store_path, cwd);
   try {
     const context = await loopContext(options, state, config, paths, store, now);
-    const val = await loadRunInputs(config, 'val', false);
+    // A partial screen (--limit) is a cheap trial: its runs are marked partial like `run --limit`.
+    const val = withCaseSelection(await loadRunInputs(config, 'val', false), state.cases);
     const train = await loadRunInputs(config, 'train', false);
     checkUnchanged(state, config, Object.fromEntries(Object.entries(val.datasets).map(([name, info]) => [name, info.sha256])));
     const start: SkillFileVersion = { version: context.start.version, text: context.start.text, variantId: context.start.variantId, file: context.start.file };
@@ -143,6 +147,7 @@ async function openLoop(options: EvolveOptions, cwd: string, now: () => Date): P
     schema_version: 1, evolve_id: evolveId, config_path: config.configPath, config_hash: experimentHash(config),
     datasets: Object.fromEntries(Object.entries(val.datasets).map(([name, info]) => [name, info.sha256])), settings,
     store_path: resolve(cwd, options.storePath), failures_file: options.failuresFile === undefined ? null : resolve(cwd, options.failuresFile),
+    ...(options.cases === undefined ? {} : { cases: options.cases }),
     status: 'running', stop: null, resumed: 0, created_at: at, updated_at: at,
   };
   writeState(loopPaths(dir).state, state);

@@ -5,6 +5,7 @@
  * from disk, so only the unfinished work runs (and is paid for) again.
  */
 import { existsSync } from 'node:fs';
+import type { CaseSelection } from '../runner/case-selection.js';
 import type { ExperimentConfig } from '../config/types.js';
 import { IsobudgetError } from '../core/errors.js';
 import { readJsonFile, writeJsonAtomic } from '../ledger/run-dir.js';
@@ -23,6 +24,8 @@ export interface LoopState {
   settings: EvolveSettings;
   store_path: string;
   failures_file: string | null;
+  /** `evolve --limit/--cases/--sample`: the val cases every screening run takes (absent: all); a resume keeps it. */
+  cases?: CaseSelection;
   status: 'running' | 'complete' | 'stopped' | 'interrupted';
   stop: Stop | null;
   resumed: number;

@@ -58,6 +58,10 @@ export interface Manifest {
   pricing?: PricingRecord;
   /** How the run was started, so `run --resume` continues it the same way (absent: defaults, or an older run). */
   run_options?: RunOptionsRecord;
+  /** Set for a run made by `rescore`: the run whose outputs and calls it reuses, and that run's scorer. */
+  rescored_from?: { run_id: string; dir: string; scorer: string };
+  /** Set when the run takes only some cases of its split (`--limit`, `--cases`, `--sample`): its verdict says "N of M cases". */
+  partial?: { selection: string; cases: number; of: number };
   /** A run made by `isobudget import` from another tool's results (absent for runs isobudget made). */
   imported?: ImportedRecord;
 }
@@ -81,6 +85,10 @@ export interface RunOptionsRecord {
   sim_latency_scale?: number;
   /** `--concurrency`: model calls in flight, over the config's. */
   concurrency?: number;
+  /** `--limit` / `--cases` / `--sample --seed`: the cases a partial run takes (a resume takes the same). */
+  cases?: { kind: 'limit'; limit: number } | { kind: 'cases'; ids: string[] } | { kind: 'sample'; size: number; seed: number };
+  /** `--models`: the variants' models over the config's. */
+  models?: { candidate?: string; baseline?: string };
 }
 
 /** Every model call of a run, by where its record is. */

@@ -25,8 +25,12 @@ export interface RunDirEntry {
   modifiedMs: number;
 }
 
-/** Files a run writes into its directory (temp files of atomic writes included). */
-const RUN_FILE = /^(manifest\.json|verdict\.json|calls\.jsonl|results\.jsonl|interrupted-calls\.jsonl|report\.html|ledger\.sqlite(-journal|-wal|-shm)?|[^/]+\.tmp-\d+)$/;
+/**
+ * Files a run writes into its directory (temp files of atomic writes included): the ledger
+ * (runPaths), the call intents a gateway books before a call leaves, the space reserve of a
+ * run being written, the index, the verdict and the report.
+ */
+const RUN_FILE = /^(manifest\.json|verdict\.json|calls\.jsonl|results\.jsonl|interrupted-calls\.jsonl|call-intents\.jsonl|\.space-reserve|report\.html|ledger\.sqlite(-journal|-wal|-shm)?|[^/]+\.tmp-\d+)$/;
 
 export function isRunFileName(name: string): boolean {
   return RUN_FILE.test(name);

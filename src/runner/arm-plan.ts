@@ -47,9 +47,14 @@ export function describeArms(inputs: RunInputs, provider: Provider): { arms: Arm
     const binding = bindingCases * 2 > inputs.cases.length;
     arms.push({ arm: spec.arm, variant: spec.variant, n: spec.n, nMode, binding, minMaxTokensPerPath: Number.isFinite(min) ? min : 0, maxMaxTokensPerPath: Number.isFinite(max) ? max : 0 });
     if (!binding) {
+      const share = Math.floor(config.budget.totalTokensPerCase / spec.n);
       warnings.push(config.executor.type === 'agent'
-        ? `B=${config.budget.totalTokensPerCase} is not binding for ${spec.arm} (n=${spec.n}): a path of max_turns=${config.executor.maxTurns} full turns fits its share ⌊B/n⌋=${Math.floor(config.budget.totalTokensPerCase / spec.n)} (unless tool results are long); each turn is capped at per_case_max_tokens=${config.budget.perCaseMaxTokens}; the arms are capped alike but not spend-aligned`
-        : `B=${config.budget.totalTokensPerCase} is not binding for ${spec.arm} (n=${spec.n}): every path is capped at per_case_max_tokens=${config.budget.perCaseMaxTokens}; the arms are capped alike but not spend-aligned`);
+        ? `B=${config.budget.totalTokensPerCase} is not binding for ${spec.arm} (n=${spec.n}): a path of max_turns=${config.executor.maxTurns} full turns fits its share ⌊B/n⌋=${share} (unless tool results are long); each turn is capped at per_case_max_tokens=${config.budget.perCaseMaxTokens}; the arms are capped alike but not spend-aligned`
+        : config.executor.type === 'command'
+          // The gateway clamps each of the agent's calls to what its path's key has left; the
+          // config's per_case_max_tokens never reaches those requests.
+          ? `B=${config.budget.totalTokensPerCase} may not bind for ${spec.arm} (n=${spec.n}): the command agent's calls go out through the gateway with max_tokens clamped to what is left of the path's ⌊B/n⌋=${share}-token key, less the prompt (not per_case_max_tokens=${config.budget.perCaseMaxTokens}, which does not apply to them); a path of few short calls stays under its share, so the arms are capped alike but not spend-aligned`
+          : `B=${config.budget.totalTokensPerCase} is not binding for ${spec.arm} (n=${spec.n}): every path is capped at per_case_max_tokens=${config.budget.perCaseMaxTokens}; the arms are capped alike but not spend-aligned`);
     }
     if (min < 1) {
       warnings.push(`B=${config.budget.totalTokensPerCase} leaves no completion tokens for ${spec.arm} on some cases: those paths are recorded as budget_exhausted`);

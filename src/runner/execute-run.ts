@@ -31,6 +31,8 @@ import { replaySequential, type SequentialOutcome } from './sequential-monitor.j
 import { planQueue, sequentialQueue, type UnitQueue } from './unit-queue.js';
 import type { PriceTable } from '../pricing/price-table.js';
 import type { RunGatewayHooks } from './executors/command/run-gateway.js';
+import { openRunCap, type RunCapLimits } from './run-cap-session.js';
+import { FailFast, watchedProvider } from './fail-fast.js';
 
 export interface ExecuteRunOptions {
   inputs: RunInputs;
@@ -79,6 +81,8 @@ export interface ExecuteRunOptions {
    * streams them). Must be quick and must not throw; a throw is swallowed, never fails the run.
    */
   onUnitCommitted?: (calls: readonly CallRecord[], result: ResultRecord) => void;
+  /** Run-level cap (default: the config's `budget.max_total_tokens` / `max_cost_usd`); see run-cap.ts. */
+  cap?: RunCapLimits;
 }
 
 export interface ExecuteRunResult {
@@ -92,6 +96,8 @@ export interface ExecuteRunResult {
   interrupted: boolean;
   /** The sequential decision (stop, evidence, tokens) of a sequential run. */
   sequential?: SequentialOutcome;
+  /** Why the run stopped starting units before its plan was done (the run-level cap); the run is then `interrupted`. */
+  stopReason?: string;
 }
 
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRunResult> {
@@ -121,11 +127,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
   if (options.signal?.aborted) onOuterAbort();
 
   const pending = units.filter((u) => !done.has(u.key));
+  const failFast = new FailFast({ baseUrl: withoutUserinfo(provider.baseUrl), configPath: config.configPath }, (error) => abort.abort(error));
+  const cap = openRunCap(options.cap ?? { maxTotalTokens: config.budget.maxTotalTokens, maxCostUsd: config.budget.maxCostUsd }, paths, config, opened.prices);
   const progress = new Progress({ total: pending.length, sink: options.progress, arms: armsFor(config.budget.bestOfN) });
   const run: RunContext = {
     runId: manifest.run_id,
     config,
-    provider,
+    provider: watchedProvider(provider, failFast),
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
     limiter: runLimiter(config),
@@ -160,14 +168,22 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
 
   // Enough units in flight to keep every call slot busy (a native-n unit is one call,
   // a parallel one n), without holding the whole plan in memory at once.
+  let capStopRecorded = false;
   const lanes = Math.max(1, Math.min(pending.length, config.concurrency * 2));
   const worker = async (): Promise<void> => {
     while (!abort.signal.aborted) {
       const unit = queue.next();
       if (!unit) return;
+      const reservation = cap.reserve(unit);
+      if (reservation === false) {
+        // Units in flight finish and are committed; the rest wait for a --resume with a higher cap.
+        if (!capStopRecorded) run.onEvent(`stopped starting units: ${cap.stopReason ?? 'run-level cap'}`);
+        capStopRecorded = true;
+        return;
+      }
       const context = createUnitContext(run, unit);
       try {
-        const outcome = await runUnit(run, unit, services, context);
+        const outcome = await runUnit(run, unit, services, context).finally(() => cap.settle(reservation, context.calls));
         if (abort.signal.aborted) {
           if (writer.failure === undefined) writer.recordInterrupted(context.calls);
           return;
@@ -206,9 +222,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     await provider.close?.();
     await executor.close?.();
   }
-  failure ??= writer.failure;
+  failure ??= writer.failure ?? failFast.tripped;
   progress.finish();
-  const interrupted = abort.signal.aborted || failure !== undefined;
+  const interrupted = abort.signal.aborted || failure !== undefined || cap.stopReason !== undefined;
   manifest.status = interrupted ? 'interrupted' : 'complete';
   manifest.updated_at = new Date().toISOString();
   manifest.calls = writer.counts;
@@ -233,7 +249,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecuteRun
     }
   }
   saveManifest(paths, manifest);
-  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}) };
+  return { runId: manifest.run_id, runDir: paths.dir, manifest, results, unitsCommitted, interrupted, ...(monitor ? { sequential: monitor.outcome() } : {}), ...(cap.stopReason === undefined ? {} : { stopReason: cap.stopReason }) };
 }
 
 /**

@@ -26,6 +26,8 @@ export interface RunInputs {
   promptExact?: boolean;
   /** Variants to run (default both): `evolve` diagnoses the incumbent alone. */
   variants?: readonly Variant[];
+  /** Set when `cases` is a subset of the split (`--limit`, `--cases`, `--sample`). */
+  partial?: { selection: string; cases: number; of: number };
 }
 
 export async function loadRunInputs(config: ExperimentConfig, split: SplitName, allowOverlap: boolean): Promise<RunInputs> {

@@ -142,6 +142,7 @@ function create(options: OpenRunDirOptions, units: readonly Unit[]): OpenedRunDi
     events: [],
     resumed: 0,
     pricing: toPricingRecord(prices),
+    ...(inputs.partial === undefined ? {} : { partial: inputs.partial }),
     ...(options.runOptions !== undefined && Object.keys(options.runOptions).length > 0 ? { run_options: options.runOptions } : {}),
     ...(options.sequential ? { sequential: { plan: sequentialPlan(inputs.config, options.sequential, inputs.cases.map((c) => c.id)), stopped_at: null, stop_reason: null } } : {}),
   };

@@ -11,6 +11,8 @@ import { createProvider } from '../providers/create-provider.js';
 import { executeRun, type ExecuteRunOptions, type ExecuteRunResult } from './execute-run.js';
 import { loadRunInputs } from './inputs.js';
 import type { ProgressSink } from './progress.js';
+import { withCaseSelection, type CaseSelection } from './case-selection.js';
+import { applyModelOverrides, type ModelOverrides } from './model-overrides.js';
 
 export interface RunExperimentOptions {
   configPath: string;
@@ -47,6 +49,12 @@ export interface RunExperimentOptions {
   sequential?: boolean | Partial<SequentialConfig>;
   /** `--pricing FILE`: prices over the config's and the defaults (a resumed run keeps the prices it started with). */
   pricingFile?: string;
+  /** `--max-total-tokens`: the run-level token cap over the config's `budget.max_total_tokens` (a resume may raise it). */
+  maxTotalTokens?: number;
+  /** `--limit` / `--cases` / `--sample`: run only these cases of the split (a resume keeps the run's). */
+  cases?: CaseSelection;
+  /** `--models`: the variants' models over the config's (a resume keeps the run's). */
+  models?: ModelOverrides;
 }
 
 export async function runExperiment(options: RunExperimentOptions): Promise<ExecuteRunResult> {
@@ -56,11 +64,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
   const concurrency = options.concurrency ?? kept.concurrency;
   const simLatencyScale = options.simLatencyScale ?? kept.sim_latency_scale;
   if (concurrency !== undefined) config.concurrency = Math.max(1, concurrency);
+  const models = options.models ?? kept.models;
+  applyModelOverrides(config, models);
   // Read before anything starts: a bad pricing file fails the run before its first call.
   const prices = buildPriceTable({ config: config.pricing, file: options.pricingFile === undefined ? undefined : { path: options.pricingFile, prices: loadPricingFile(options.pricingFile) } });
   const manifest = options.resumeManifest;
   const split = options.split ?? manifest?.split ?? (config.datasets.val ? 'val' : 'test');
-  const inputs = await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false);
+  const cases = options.cases ?? kept.cases;
+  const inputs = withCaseSelection(await loadRunInputs(config, split, options.allowOverlap ?? manifest?.allow_overlap ?? false), cases);
   const env = options.env ?? process.env;
   const apiKey = readApiKey(config, env);
   const provider = createProvider(
@@ -81,7 +92,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Exec
     ...(options.beforeComplete === undefined ? {} : { beforeComplete: options.beforeComplete }),
     ...sequentialOption(config, options.sequential),
     prices,
-    runOptions: { ...(simLatencyScale === undefined ? {} : { sim_latency_scale: simLatencyScale }), ...(concurrency === undefined ? {} : { concurrency }) },
+    cap: { maxTotalTokens: options.maxTotalTokens ?? config.budget.maxTotalTokens, maxCostUsd: config.budget.maxCostUsd },
+    runOptions: { ...(simLatencyScale === undefined ? {} : { sim_latency_scale: simLatencyScale }), ...(concurrency === undefined ? {} : { concurrency }), ...(cases === undefined ? {} : { cases }), ...(models === undefined ? {} : { models }) },
     env,
     secrets: apiKey ? [apiKey] : [],
   });

@@ -29,6 +29,8 @@ export interface VerdictRecord {
   run_id: string;
   experiment: string;
   split: string;
+  /** Set for a run of some cases of its split (`--limit`, `--cases`, `--sample`): the verdict holds for `cases` of `of` cases. */
+  partial?: { selection: string; cases: number; of: number };
   candidate_id: string;
   baseline_id: string;
   same_budget: {

@@ -46,7 +46,8 @@ export function verdictForRun(dir: string, gates?: Partial<GatesConfig>, write =
   const past = readHistory(dir, run.manifest, firstPass, evaluated, { ...history, now });
   const decided = decideVerdict(analysis, now, attribute(results, analysis, past));
   const judged = applySimRecognition(sequential ? applySequential(decided, sequential.monitor) : decided, run.manifest, results);
-  const verdict = applyLedgerIntegrity(judged, run.integrity);
+  const checked = applyLedgerIntegrity(judged, run.integrity);
+  const verdict = run.manifest.partial === undefined ? checked : { ...checked, partial: run.manifest.partial };
   if (write) writeJsonAtomic(runPaths(dir).verdict, verdict);
   return verdict;
 }

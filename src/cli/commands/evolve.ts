@@ -11,6 +11,7 @@ import type { EvolveSummary } from '../../evolve/summary.js';
 import type { LineageEntry } from '../../evolve/types.js';
 import { DEFAULT_STORE_PATH } from '../../memory/store/open.js';
 import { intOption, parseCommandArgs, scaleOption } from '../args.js';
+import { CASE_FLAGS, caseSelection } from './run-size-flags.js';
 import { JSON_OPTION, QUIET_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import { applyRunHeapPolicy } from '../heap-policy.js';
@@ -18,6 +19,7 @@ import type { CommandSpec } from './spec.js';
 
 const USAGE = `isobudget evolve EXPERIMENT.yaml [--rounds R] [--candidates K] [--budget-tokens T] [--failures EVENTS.jsonl]
        [--screening sequential|fixed] [--out evolve] [--id ID] [--store PATH] [--concurrency N] [--sim-latency-scale X] [--json] [--quiet]
+       [--limit N | --cases ID,ID… | --sample N --seed S]   (screen on some val cases: a cheap trial; the runs are marked partial)
 isobudget evolve --resume evolve/<id> [--budget-tokens T] [--json] [--quiet]
 Settings come from the config's \`evolve:\` block (rounds 5, candidates_per_round 2, budget_tokens, failures_per_prompt 12,
 max_skill_growth 1.25, stop_after_no_gain 3, proposer, screening sequential — the \`sequential:\` block's test, its CS at the
@@ -28,6 +30,7 @@ export const evolveCommand: CommandSpec = {
   summary: 'the self-evolution loop: diagnose on train, propose skill diffs, screen on val at the same budget, accept only corrected real_evolution, remember, repeat',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('evolve', argv, {
+      ...CASE_FLAGS,
       rounds: { type: 'string', value: 'R', help: 'rounds of diagnose → propose → screen → decide', fallback: `evolve.rounds, else ${DEFAULTS.evolveRounds}`, example: '3' },
       candidates: { type: 'string', value: 'K', help: 'skill edits proposed per round', fallback: `evolve.candidates_per_round, else ${DEFAULTS.evolveCandidates}`, example: '4' },
       'budget-tokens': { type: 'string', value: 'T', help: 'cap on every token the loop spends (raise it on --resume)', fallback: 'evolve.budget_tokens, else no cap', example: '5000000' },
@@ -56,7 +59,10 @@ export const evolveCommand: CommandSpec = {
     const concurrency = intOption('concurrency', values.concurrency);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
     applyRunHeapPolicy(io.env);
+    const cases = caseSelection(values);
+    if (cases !== undefined && values.resume !== undefined) throw new IsobudgetError('usage', 'evolve --resume keeps the cases the loop started with: --limit, --cases and --sample go with a new loop');
     const result = await runEvolve({
+      ...(cases === undefined ? {} : { cases }),
       ...(values.resume === undefined ? { configPath: positionals[0] as string } : { resumeDir: values.resume }),
       ...(values.out === undefined ? {} : { outDir: values.out }),
       ...(values.id === undefined ? {} : { evolveId: values.id }),

@@ -58,10 +58,12 @@ export function printVerdict(verdict: VerdictRecord, io: CliIO, options: FinishO
     // On a terminal the text fits its width: the table takes its narrow layout, prose wraps.
     const columns = terminalColumns(io.stdout);
     const fit = (text: string): string => wrapToWidth(text, columns);
-    io.stdout.write(fit(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}, ${budgetHeader(verdict)}\n\n`));
+    const partial = verdict.partial === undefined ? '' : ` (partial: ${verdict.partial.cases} of ${verdict.partial.of} cases, ${verdict.partial.selection})`;
+    io.stdout.write(fit(`\nrun ${verdict.run_id} — ${verdict.experiment}, split ${verdict.split}${partial}, ${budgetHeader(verdict)}\n\n`));
     io.stdout.write(renderArmTable(verdict.arms, columns));
     if (verdict.sequential) io.stdout.write(fit(`\n${renderSequential(verdict.sequential)}`));
     io.stdout.write(fit(`\n${renderVerdict(verdict, shown)}`));
+    if (verdict.partial) io.stdout.write(fit(`partial run: this verdict is on ${verdict.partial.cases} of ${verdict.partial.of} cases (${verdict.partial.selection}); run the whole split before acting on it\n`));
     if (runDir) io.stdout.write(fit(`\nledger: ${runDir}\n`));
   }
   const summary = io.env.GITHUB_STEP_SUMMARY;

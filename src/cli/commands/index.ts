@@ -11,6 +11,7 @@ function lazy(summary: string, load: () => Promise<CommandSpec>, subcommands?: r
 export const commands: Record<string, CommandSpec> = {
   init: lazy('create a runnable experiment: commented experiment.yaml + its JSON Schema, two skills, train/val/test data', async () => (await import('./init.js')).initCommand),
   run: lazy('run baseline and candidate, n=1 and n=N, under one token budget; print the table and the verdict', async () => (await import('./run.js')).runCommand),
+  rescore: lazy('score a recorded run again with another scorer: a new run from the same outputs and calls, 0 new tokens, a new verdict', async () => (await import('./rescore.js')).rescoreCommand),
   analyze: lazy('paired statistics and the verdict for a run directory, or for a seed-format ledger (--ledger)', async () => (await import('./analyze.js')).analyzeCommand),
   report: lazy('write the HTML report of a run (verdict, pass rate vs tokens, arms, categories, regressions, cases)', async () => (await import('./report.js')).reportCommand),
   compare: lazy('what moved between two runs on the same cases (per arm, paired by case), and which cases flipped', async () => (await import('./compare.js')).compareCommand),

@@ -73,6 +73,8 @@ ${c(`  total_tokens_per_case: 2000`, `default ${d.totalTokensPerCase}`)}
 ${c(`  # per_case_max_tokens: ${d.perCaseMaxTokens}`, `one path's max_tokens at most; default min(${d.perCaseMaxTokens}, B)`)}
 ${c(`  best_of_n: [1, 4]`, `default ${flow(d.bestOfN)}; n=1 is always run`)}
 ${c(`  # include_judge: ${d.includeJudge}`, `count judge tokens toward B`)}
+${c(`  # max_total_tokens: 2000000`, `run-level cap over every call; the run stops starting units that could cross it`)}
+${c(`  # max_cost_usd: 20`, `run-level cap in USD at the price table`)}
 
 # JSONL (or .csv, .jsonl.gz), relative to this file.
 # ${o.dataNote}

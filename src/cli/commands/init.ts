@@ -17,6 +17,7 @@ import { EXIT } from '../exit-codes.js';
 import { planInit, SPLITS, type InitSource } from './init-files.js';
 import { guessFields, guessScorer } from './init-scorer.js';
 import type { CommandSpec } from './spec.js';
+import { isobudgetInvocation } from '../invocation.js';
 
 const USAGE = `isobudget init [DIR] [--provider PRESET] [--from-dataset FILE] [--force]
   writes DIR/experiment.yaml (every section, defaults shown), DIR/experiment.schema.json,
@@ -54,7 +55,9 @@ export const initCommand: CommandSpec = {
     const where = shownPath(io.cwd, dir);
     io.stdout.write(`wrote ${where === '.' ? 'the current directory' : `${where}/`}: ${plan.files.map((f) => f.path).join(', ')}\n`);
     io.stdout.write(`data: ${SPLITS.map((split) => `${split} ${plan.counts[split]}`).join(', ')} cases${source ? ` from ${source.file}` : ''}${source?.fields ? ` (read ${Object.entries(source.fields).map(([role, key]) => `${role} from \`${key}\``).join(', ')})` : ''}\n`);
-    io.stdout.write(`next:\n  isobudget validate ${config}\n  isobudget doctor ${config}\n  isobudget run ${config}\n`);
+    // What works from here: isobudget on PATH, npx inside the clone, else node and the bin's path.
+    const cli = isobudgetInvocation(io.env, io.cwd);
+    io.stdout.write(`next:\n  ${cli} validate ${config}\n  ${cli} doctor ${config}\n  ${cli} run ${config}\n`);
     return EXIT.ok;
   },
 };

@@ -26,11 +26,15 @@ import { existsSync } from 'node:fs';
 import { startRunOtel } from './run-otel.js';
 import { otelEndpoint } from '../../config/otel-endpoint.js';
 import type { CommandSpec } from './spec.js';
+import { CASE_FLAGS, caseSelection, confirmOnTerminal, maxTotalTokensFlag, needsConfirmation, SIZE_FLAGS, sizeLine } from './run-size-flags.js';
+import { MODELS_FLAG, modelsFlag } from './models-flag.js';
+import { sizeExperiment } from '../../runner/size-experiment.js';
 
 const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out runs] [--run-id ID] [--sequential]
        [--concurrency N] [--allow-overlap] [--sim-latency-scale X] [--gate] [--json] [--markdown] [--quiet]
-       [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL] [--strict]
-isobudget run --resume RUN_DIR|ID|latest
+       [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL] [--strict] [--dry-run] [--yes] [--max-total-tokens N]
+       [--limit N | --cases ID,ID… | --sample N --seed S] [--models candidate=M,baseline=M]
+isobudget run --resume RUN_DIR|ID|latest [--max-total-tokens N]
 isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
   waits with the usual progress, then writes runs/<id>/ and the verdict (--detach: print the id and return; later \`isobudget runs wait ID --db URL\`).
@@ -60,6 +64,9 @@ export const runCommand: CommandSpec = {
       db: DB_OPTION,
       distributed: { type: 'boolean', help: 'one job per unit in the team database (--db), executed by `isobudget worker` processes' },
       detach: { type: 'boolean', help: 'with --distributed: print the run id and return at once (later: isobudget runs wait ID --db URL)' },
+      ...CASE_FLAGS,
+      ...SIZE_FLAGS,
+      models: MODELS_FLAG,
       lease: { type: 'string', value: 'SECONDS', help: 'with --distributed: a unit whose worker is silent this long is presumed dead and retried elsewhere (longer than the slowest unit)', fallback: '900', example: '3600' },
     }, USAGE);
     if (values.distributed === true || values.detach === true || values.lease !== undefined) return runDistributedCommand(values, positionals, io);
@@ -82,6 +89,36 @@ export const runCommand: CommandSpec = {
     const quiet = values.quiet === true || values.json === true;
     const concurrency = configNumberFlag('concurrency', values.concurrency, ['concurrency']);
     const simLatencyScale = scaleOption('sim-latency-scale', values['sim-latency-scale']);
+    const maxTotalTokens = maxTotalTokensFlag(values['max-total-tokens']);
+    const cases = caseSelection(values);
+    const models = modelsFlag(values.models);
+    if (resumeDir && (cases !== undefined || models !== undefined)) throw new IsobudgetError('usage', 'run --resume keeps the cases and models the run started with: --limit, --cases, --sample and --models go with a new run');
+    if (!resumeDir) {
+      const sized = await sizeExperiment({
+        configPath: resolve(io.cwd, configArg),
+        outDir: resolve(io.cwd, values.out ?? 'runs'),
+        ...(values.split === undefined ? {} : { split: parseSplit(values.split) }),
+        ...(values['allow-overlap'] ? { allowOverlap: true } : {}),
+        ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
+        ...(cases === undefined ? {} : { cases }),
+        ...(models === undefined ? {} : { models }),
+      });
+      const line = sizeLine(sized, maxTotalTokens);
+      if (values['dry-run'] === true) {
+        io.stdout.write(wrapToWidth(`${line}\ndry run: nothing started; next: the same command with --limit 5, then without it\n`, terminalColumns(io.stdout)));
+        return EXIT.ok;
+      }
+      if (!quiet) io.stderr.write(wrapToWidth(`${line}\n`, terminalColumns(io.stderr)));
+      const why = needsConfirmation(sized, maxTotalTokens);
+      if (why !== undefined && values.yes !== true) {
+        const interactive = process.stdin.isTTY === true && io.stderr.isTTY === true;
+        if (!interactive) throw new IsobudgetError('usage', `run: not started: ${why}, and there is no terminal to confirm on`, { hint: 'pass --yes to start it anyway, cap it with --max-total-tokens N, or try --dry-run and --limit 5 first' });
+        if (!(await confirmOnTerminal(`${why}: start it? [y/N] `, io.signal))) {
+          io.stderr.write('not started\n');
+          return EXIT.usage;
+        }
+      }
+    }
     applyRunHeapPolicy(io.env);
     const otel = await startRunOtel(otelEndpoint(values['otel-endpoint'], io.env), io);
     // The verdict is written before the manifest says `complete` (a kill between them stays resumable).
@@ -107,6 +144,9 @@ export const runCommand: CommandSpec = {
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(simLatencyScale === undefined ? {} : { simLatencyScale }),
       ...(values.pricing === undefined ? {} : { pricingFile: resolve(io.cwd, values.pricing) }),
+      ...(maxTotalTokens === undefined ? {} : { maxTotalTokens }),
+      ...(cases === undefined ? {} : { cases }),
+      ...(models === undefined ? {} : { models }),
       ...(quiet ? {} : { progress: { write: (t: string) => io.stderr.write(t), isTTY: io.stderr.isTTY === true, ...(io.stderr.redraw ? { redraw: io.stderr.redraw } : {}), get columns() { return io.stderr.columns; } } }),
       ...(otel ? { onUnitCommitted: otel.onUnitCommitted } : {}),
       onStart: (started) => {
@@ -132,6 +172,10 @@ export const runCommand: CommandSpec = {
         if (plan) io.stderr.write(fit(`sequential screening: ${plan.order.length} cases in a seeded order, a look every ${plan.lookEvery} from ${plan.minCases}; no new case once the anytime-valid test decides\n`));
       },
     }).finally(() => otel?.finish());
+    if (result.interrupted && result.stopReason !== undefined) {
+      io.stderr.write(wrapToWidth(`run stopped: ${result.stopReason}\n${result.unitsCommitted} units committed in ${result.runDir}\nresume with a higher cap: isobudget run --resume ${result.runDir} --max-total-tokens N\n`, terminalColumns(io.stderr)));
+      return EXIT.interrupted;
+    }
     if (result.interrupted) {
       io.stderr.write(wrapToWidth(`run interrupted: ${result.unitsCommitted} units committed in ${result.runDir}\nresume with: isobudget run --resume ${result.runDir}\n`, terminalColumns(io.stderr)));
       return EXIT.interrupted;

@@ -10,6 +10,7 @@ import { loadRunInputs } from '../../runner/inputs.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
+import { commandArgvProblem } from './command-argv-check.js';
 
 const USAGE = `isobudget validate EXPERIMENT.yaml [--config-only] [--allow-overlap] [--strict]
   warns (exit 0) about what a later command will stop on: an API key variable that is not set
@@ -28,6 +29,8 @@ export const validateCommand: CommandSpec = {
     const file = positionals[0];
     if (!file) throw new IsobudgetError('usage', 'validate: missing EXPERIMENT.yaml', { hint: USAGE });
     const config = await loadConfig(resolve(io.cwd, file));
+    const missingProgram = commandArgvProblem(config, io.env);
+    if (missingProgram !== undefined) throw missingProgram;
     io.stdout.write(`config ok: ${config.experiment} (${config.provider.protocol} ${config.provider.baseUrl}, B=${config.budget.totalTokensPerCase}, n ∈ {${config.budget.bestOfN.join(', ')}})\n`);
     const warnings = [...keyWarnings(config, io.env), ...skillWarnings(config, io.cwd), ...comparisonErrors(config)];
     if (!values['config-only']) {

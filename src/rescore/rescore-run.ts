@@ -1,0 +1,108 @@
+/**
+ * `rescore`: a new run directory made from a recorded run — the same outputs and calls (the
+ * ledger copied, its run id rewritten, the source named in the manifest's `rescored_from`),
+ * a new scorer applied to every path and the selection made again where it needs no model
+ * call. Nothing reaches a provider: scorers and selectors get a model access that refuses.
+ * The cases come from the dataset files the run recorded, checked against their hashes.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRun } from '../analysis/load-run.js';
+import type { ScorerConfig, SelectorConfig } from '../config/types.js';
+import type { EvalCase } from '../core/case.js';
+import { IsobudgetError } from '../core/errors.js';
+import { sha256, stableStringify } from '../core/hash.js';
+import { fieldsOf, loadDatasetFile } from '../datasets/index.js';
+import type { Manifest } from '../ledger/manifest.js';
+import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
+import type { ResultRecord } from '../ledger/records.js';
+import { createSelector } from '../runner/selectors/index.js';
+import { createScorer } from '../scorers/index.js';
+import { TOOL_VERSION } from '../version.js';
+import { rescoreResult } from './rescore-result.js';
+
+export interface RescoreOptions {
+  sourceDir: string;
+  /** Parent of the new run directory. */
+  outDir: string;
+  runId: string;
+  scorer: ScorerConfig;
+  selector: SelectorConfig;
+  /** Where the scorer came from, for the manifest's event: `the run's own`, a file. */
+  scorerSource: string;
+  signal: AbortSignal;
+}
+
+export interface RescoreOutcome {
+  runDir: string;
+  runId: string;
+  results: number;
+}
+
+/** Scorers and selectors that would call a model: a rescore without --allow-calls refuses them. */
+export function needsModelCalls(scorer: ScorerConfig, selector: SelectorConfig): string | undefined {
+  if (scorer.type === 'judge') return 'the scorer is a judge';
+  if (selector.type === 'verifier' && selector.scorer?.type === 'judge') return 'the verifier selector\'s scorer is a judge';
+  return undefined;
+}
+
+export async function rescoreRun(options: RescoreOptions): Promise<RescoreOutcome> {
+  const source = loadRun(options.sourceDir);
+  const manifest = source.manifest;
+  if (manifest.status === 'running') throw new IsobudgetError('usage', `rescore: run ${manifest.run_id} is still running (or was killed): finish it with \`isobudget run --resume ${options.sourceDir}\` first`);
+  const cases = await recordedCases(manifest);
+  const scorer = createScorer(options.scorer);
+  // A judge selector read the outputs, not the scores: its recorded choice stands.
+  const selector = options.selector.type === 'judge' ? undefined : createSelector(options.selector, scorer);
+  const results: ResultRecord[] = [];
+  for (const result of source.results) {
+    const evalCase = cases.get(`${result.split}|${result.case_id}`);
+    if (evalCase === undefined) throw new IsobudgetError('usage', `rescore: case ${result.case_id} of split ${result.split} is not in the recorded dataset`);
+    results.push(await rescoreResult(result, evalCase, options.runId, { scorer, selector, signal: options.signal }));
+  }
+  const dir = join(options.outDir, options.runId);
+  if (existsSync(dir)) throw new IsobudgetError('usage', `rescore: ${dir} already exists`, { hint: 'choose another --run-id' });
+  mkdirSync(dir, { recursive: true });
+  const from = runPaths(options.sourceDir);
+  const to = runPaths(dir);
+  copyLedger(from.calls, to.calls, options.runId);
+  copyLedger(from.interrupted, to.interrupted, options.runId);
+  writeFileSync(to.results, results.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const now = new Date().toISOString();
+  const config = { ...manifest.config, scorer: options.scorer, selector: options.selector };
+  const rescored: Manifest = {
+    ...manifest,
+    run_id: options.runId,
+    created_at: now,
+    updated_at: now,
+    config,
+    // Another scorer is another measurement: runs are compared by hash, so it differs.
+    config_hash: sha256(stableStringify({ source: manifest.config_hash, scorer: options.scorer, selector: options.selector })),
+    scorer: { name: options.scorer.type, version: TOOL_VERSION },
+    selector: options.selector.type,
+    rescored_from: { run_id: manifest.run_id, dir: options.sourceDir, scorer: manifest.scorer.name },
+    events: [...manifest.events, { ts: now, message: `rescored from run ${manifest.run_id} with ${options.scorerSource} (${options.scorer.type}): the recorded outputs and calls, 0 new tokens` }],
+  };
+  writeJsonAtomic(to.manifest, rescored);
+  return { runDir: dir, runId: options.runId, results: results.length };
+}
+
+/** Every case of the run's datasets, keyed `split|id`; a dataset whose bytes changed is refused. */
+async function recordedCases(manifest: Manifest): Promise<Map<string, EvalCase>> {
+  const cases = new Map<string, EvalCase>();
+  for (const [split, recorded] of Object.entries(manifest.datasets)) {
+    const dataset = await loadDatasetFile(recorded.path, { configKey: `datasets.${split}`, ...fieldsOf(manifest.config) });
+    if (dataset.sha256 !== recorded.sha256) {
+      throw new IsobudgetError('usage', `rescore: ${recorded.path} changed since run ${manifest.run_id} (sha256 ${dataset.sha256.slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}…)`, { hint: 'rescoring needs the expected answers the run was made against: restore the file, or start a new run' });
+    }
+    for (const evalCase of dataset.cases) cases.set(`${split}|${evalCase.id}`, evalCase);
+  }
+  return cases;
+}
+
+/** The source's call records with the new run id (everything else as billed). */
+function copyLedger(from: string, to: string, runId: string): void {
+  if (!existsSync(from)) return;
+  const lines = readFileSync(from, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  writeFileSync(to, lines.map((line) => `${JSON.stringify({ ...(JSON.parse(line) as object), run_id: runId })}\n`).join(''));
+}

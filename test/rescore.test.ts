@@ -1,0 +1,86 @@
+/**
+ * `rescore` (issue 25, item 5): the recorded outputs scored again — the same verdict with the
+ * same scorer, another with another — as a new run whose ledger is the source's calls, with
+ * no request reaching the provider (a sim-served endpoint counts them).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readJsonl } from '../src/ledger/jsonl-reader.js';
+import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
+import { startSimServer, type SimServer } from '../src/providers/sim/index.js';
+import { runCli } from './support/cli.js';
+
+const EXAMPLE = join(import.meta.dirname, '..', 'examples', 'date-parser');
+
+/** The date-parser example (v3 really is better), served over HTTP instead of in process. */
+function servedExample(url: string): { dir: string; configPath: string; runsDir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'isobudget-rescore-'));
+  const yaml = readFileSync(join(EXAMPLE, 'experiment.yaml'), 'utf8')
+    .replace(/^provider: .*$/m, `provider: { protocol: openai-chat, base_url: '${url}/v1', api_key_env: RESCORE_KEY }`)
+    .replace(/skill: skills\//g, `skill: ${EXAMPLE}/skills/`)
+    .replace(/: data\//g, `: ${EXAMPLE}/data/`);
+  const configPath = join(dir, 'experiment.yaml');
+  writeFileSync(configPath, yaml);
+  return { dir, configPath, runsDir: join(dir, 'runs') };
+}
+
+let server: SimServer;
+let experiment: ReturnType<typeof servedExample>;
+const env = { RESCORE_KEY: 'sk-test' };
+const verdictOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8')) as { verdict: string; arms: unknown };
+
+beforeAll(async () => {
+  server = await startSimServer({ seed: 9 });
+  experiment = servedExample(server.url);
+  const run = await runCli(['run', experiment.configPath, '--out', experiment.runsDir, '--run-id', 'source', '--quiet', '--yes'], { env });
+  expect(run.code, run.stderr).toBe(0);
+  expect(verdictOf(join(experiment.runsDir, 'source')).verdict).toBe('real_evolution');
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+});
+
+describe('isobudget rescore', () => {
+  test('with the run\'s own scorer: the same verdict and pass counts, the calls copied, 0 requests', async () => {
+    const requests = server.stats.requests;
+    const rescored = await runCli(['rescore', 'source', '--out', experiment.runsDir, '--run-id', 'same'], { cwd: experiment.dir, env });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toContain('0 new tokens');
+    expect(server.stats.requests).toBe(requests);
+    const source = join(experiment.runsDir, 'source');
+    const same = join(experiment.runsDir, 'same');
+    expect(verdictOf(same).verdict).toBe(verdictOf(source).verdict);
+    expect(verdictOf(same).arms).toEqual(verdictOf(source).arms);
+    const passes = (dir: string) => readJsonl<ResultRecord>(join(dir, 'results.jsonl')).records.map((r) => `${r.case_id}|${r.arm}|${r.passed}|${r.passes}`).sort();
+    expect(passes(same)).toEqual(passes(source));
+    const tokens = (dir: string) => readJsonl<CallRecord>(join(dir, 'calls.jsonl')).records.map((c) => c.total_tokens);
+    expect(tokens(same)).toEqual(tokens(source));
+    expect(readJsonl<CallRecord>(join(same, 'calls.jsonl')).records.every((c) => c.run_id === 'same')).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(same, 'manifest.json'), 'utf8')) as { rescored_from?: { run_id: string } };
+    expect(manifest.rescored_from?.run_id).toBe('source');
+  });
+
+  test('with another scorer: another verdict from the same outputs, still 0 requests', async () => {
+    const scorerFile = join(experiment.dir, 'never.yaml');
+    // Nothing a date answer says matches: every path fails.
+    writeFileSync(scorerFile, 'scorer: { type: regex, pattern: "^no answer matches this$" }\n');
+    const requests = server.stats.requests;
+    const rescored = await runCli(['rescore', 'source', '--scorer-file', scorerFile, '--out', experiment.runsDir, '--run-id', 'never'], { cwd: experiment.dir, env });
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(server.stats.requests).toBe(requests);
+    const results = readJsonl<ResultRecord>(join(experiment.runsDir, 'never', 'results.jsonl')).records;
+    expect(results.every((r) => !r.passed && r.passes === 0)).toBe(true);
+    expect(verdictOf(join(experiment.runsDir, 'never')).verdict).not.toBe(verdictOf(join(experiment.runsDir, 'source')).verdict);
+  });
+
+  test('a judge scorer is refused: it would call a model', async () => {
+    const scorerFile = join(experiment.dir, 'judge.yaml');
+    writeFileSync(scorerFile, 'scorer: { type: judge, model: sim-small }\n');
+    const rescored = await runCli(['rescore', 'source', '--scorer-file', scorerFile, '--out', experiment.runsDir], { cwd: experiment.dir, env });
+    expect(rescored.code).toBe(2);
+    expect(rescored.stderr).toContain('the scorer is a judge');
+    expect(rescored.stderr).toContain('--allow-calls');
+  });
+});
