@@ -56,10 +56,10 @@ test('a command agent the skill never reaches: validate warns; {{system_prompt}}
     writeFileSync(file, `${yaml}executor: ${executor}\n`);
     return file;
   };
-  const bare = await runCli(['validate', config('{ type: command, argv: [codex, exec, --json, "{{input}}"] }'), '--config-only']);
+  const bare = await runCli(['validate', config('{ type: command, argv: [sh, -c, \'echo "$1"\', agent, "{{input}}"] }'), '--config-only']);
   expect(bare.code, bare.stderr).toBe(0);
   expect(bare.stderr).toContain('executor.argv: the variants differ only in their skill, but the command agent\'s argv and env carry no {{system_prompt}} or {{system_prompt_file}}');
-  for (const executor of ['{ type: command, argv: [codex, exec, --json, "{{system_prompt}}\\n\\n{{input}}"] }', '{ type: command, argv: [my-agent, "{{input}}"], env: { SKILL_FILE: "{{system_prompt_file}}" } }']) {
+  for (const executor of ['{ type: command, argv: [sh, -c, \'echo "$1"\', agent, "{{system_prompt}}\\n\\n{{input}}"] }', '{ type: command, argv: [sh, -c, \'echo "$1"\', agent, "{{input}}"], env: { SKILL_FILE: "{{system_prompt_file}}" } }']) {
     const ok = await runCli(['validate', config(executor), '--config-only']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).not.toContain('system_prompt');

@@ -14,6 +14,7 @@ import { IsobudgetError } from '../core/errors.js';
 import { sha256, stableStringify } from '../core/hash.js';
 import { fieldsOf, loadDatasetFile } from '../datasets/index.js';
 import type { Manifest } from '../ledger/manifest.js';
+import { ledgerHashes } from '../ledger/ledger-hashes.js';
 import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
 import type { ResultRecord } from '../ledger/records.js';
 import { createSelector } from '../runner/selectors/index.js';
@@ -50,6 +51,8 @@ export async function rescoreRun(options: RescoreOptions): Promise<RescoreOutcom
   const source = loadRun(options.sourceDir);
   const manifest = source.manifest;
   if (manifest.status === 'running') throw new IsobudgetError('usage', `rescore: run ${manifest.run_id} is still running (or was killed): finish it with \`isobudget run --resume ${options.sourceDir}\` first`);
+  // A run whose ledgers no longer match each other (or their recorded hashes) is not rescored into a clean-looking one.
+  if (source.integrity !== undefined) throw new IsobudgetError('ledger_integrity', `rescore: run ${manifest.run_id}'s ledgers do not agree: ${source.integrity}`, { hint: 'a run edited after it finished cannot be rescored; start a new run' });
   const cases = await recordedCases(manifest);
   const scorer = createScorer(options.scorer);
   // A judge selector read the outputs, not the scores: its recorded choice stands.
@@ -81,6 +84,8 @@ export async function rescoreRun(options: RescoreOptions): Promise<RescoreOutcom
     scorer: { name: options.scorer.type, version: TOOL_VERSION },
     selector: options.selector.type,
     rescored_from: { run_id: manifest.run_id, dir: options.sourceDir, scorer: manifest.scorer.name },
+    // The copied calls and the new results are this run's ledgers: their hashes are what readers check.
+    ledger_sha256: ledgerHashes(to),
     events: [...manifest.events, { ts: now, message: `rescored from run ${manifest.run_id} with ${options.scorerSource} (${options.scorer.type}): the recorded outputs and calls, 0 new tokens` }],
   };
   writeJsonAtomic(to.manifest, rescored);
