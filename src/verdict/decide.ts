@@ -83,8 +83,9 @@ export function decideVerdict(analysis: Analysis, now = new Date(), attribution?
     const leak = real ? undefined : gainAtN;
     check('no_bestofn_only_gain', leak === undefined, leak ? `gain only at n=${leak.n}: delta ${fmt(leak.selected.delta.value)} CI ${interval(leak.selected.delta.ci)} with no n=1 gain` : gainAtN ? `n=${gainAtN.n} gain comes with an n=1 gain` : 'no significant n=N gain');
 
-    // The minimum gain is still inside the interval: more cases could show it (never no_gain).
-    const gainPlausible = !(delta.ci[1] < gates.minSameBudgetGain);
+    // The minimum gain is still inside the interval: more cases could show it (never no_gain) —
+    // unless the gain is known to be gamed (length), which more cases would not cure.
+    const gainPlausible = !(delta.ci[1] < gates.minSameBudgetGain) && honest;
     if (regressed) verdict = 'regression';
     else if (real && tokensOk && latencyOk) verdict = 'real_evolution';
     else if (real && growth.straddles && latencyOk) verdict = 'inconclusive';
