@@ -46,6 +46,19 @@ export function studentTCentralProbability(t: number, df: number): number {
  */
 export function studentTCritical(confidence: number, df: number): number {
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  const key = `${confidence}:${df}`;
+  const known = CRITICAL.get(key);
+  if (known !== undefined) return known;
+  const value = searchCritical(confidence, df);
+  if (CRITICAL.size < CACHE_LIMIT) CRITICAL.set(key, value);
+  return value;
+}
+
+/** Critical values already found (a coverage grid asks for the same few thousands of times). */
+const CRITICAL = new Map<string, number>();
+const CACHE_LIMIT = 4096;
+
+function searchCritical(confidence: number, df: number): number {
   let lo = 0;
   let hi = 1;
   while (studentTCentralProbability(hi, df) < confidence) hi *= 2;
