@@ -23,9 +23,10 @@ export function renderCalibration(report: CalibrationReport, context: RenderCont
   lines.push(`simulation: ${report.experiments} experiments per scenario, ${report.rounds} bootstrap rounds per analysis (a run uses ${context.runRounds}), seed ${report.seed}; ${report.allArms ? 'all arms (selector modelled as oracle)' : 'n=1 arms only (Best-of-N arms cannot change real_evolution; --all-arms adds them)'}`);
   lines.push('');
   const rows: string[][] = [
-    ['scenario', 'real_evolution', '95% CI', 'other verdicts'],
-    [`null (δ = 0)`, `${pct(report.null.rate)} false promotion`, interval(report.null), others(report.null)],
-    [`effect (δ = ${signed(report.effect)})`, `${pct(report.alternative.rate)} power`, interval(report.alternative), others(report.alternative)],
+    ['scenario', 'real_evolution', '95% CI', 'n=1 CI coverage', 'other verdicts'],
+    [`null (δ = 0)`, `${pct(report.null.rate)} false promotion`, interval(report.null), pct(report.null.coverage), others(report.null)],
+    [`effect (δ = ${signed(report.effect)})`, `${pct(report.alternative.rate)} power`, interval(report.alternative), pct(report.alternative.coverage), others(report.alternative)],
+    [`cost gaming (δ = ${signed(report.effect)}, tokens/success ×${report.costGamingRatio.toFixed(2)})`, `${pct(report.costGaming.rate)} cost gaming`, interval(report.costGaming), pct(report.costGaming.coverage), others(report.costGaming)],
   ];
   lines.push(...table(rows));
   lines.push('');

@@ -103,17 +103,32 @@ export function decideVerdict(analysis: Analysis, now = new Date(), attribution?
 }
 
 /**
- * The tokens_per_success gate read from the ratio's interval, not its point estimate (a true
- * ×1.3 with heavy-tailed costs passed a ×1.15 gate in 9–24% of runs at 200 cases): within
- * when the upper bound ≤ max; straddling when the interval holds the max; over otherwise. The
- * BCa interval falls back to the percentile one when BCa is undefined.
+ * The tokens_per_success gate read with the ratio's uncertainty, not its point estimate alone
+ * (a true ×1.3 with heavy-tailed costs passed a ×1.15 gate in 9–24% of runs at 200 cases):
+ *
+ * - over (`budget_growth`) when the interval lies above the gate (lower bound > max);
+ * - within when the point estimate is ≤ max AND the interval excludes the cost-gaming level
+ *   1 + 2·(max − 1) (×1.30 for ×1.15): twice the tolerated growth must be ruled out — as a gain
+ *   must reach the minimum and its interval exclude no gain;
+ * - straddling (`inconclusive`) otherwise.
+ *
+ * Requiring the whole interval ≤ max instead cut the power of a true ×1.0 from 93% to 44% on
+ * heavy-tailed costs (bench/coverage-grid.mjs); this rule keeps 83% and holds a true ×1.3 to
+ * ≤ 5%. The BCa interval falls back to the percentile one when BCa is undefined.
  */
-function tokenGrowth(ratio: Estimate | undefined, max: number): { within: boolean; straddles: boolean; detail: string } {
+export function tokenGrowth(ratio: Estimate | undefined, max: number): { within: boolean; straddles: boolean; detail: string } {
   if (ratio === undefined || !Number.isFinite(ratio.value)) return { within: false, straddles: false, detail: `ratio ${ratio === undefined ? 'unknown' : fmt(ratio.value)} vs max ${max}` };
   const ci = Number.isNaN(ratio.ci[0]) || Number.isNaN(ratio.ci[1]) ? ratio.ciPercentile : ratio.ci;
-  const detail = `ratio ${fmt(ratio.value)} CI ${interval(ci)} (${ratio.method}) vs max ${max}`;
+  const gaming = costGamingLevel(max);
+  const detail = `ratio ${fmt(ratio.value)} CI ${interval(ci)} (${ratio.method}) vs max ${max}, must exclude ×${fmt(gaming)}`;
   if (Number.isNaN(ci[0]) || Number.isNaN(ci[1])) return { within: false, straddles: ratio.value <= max, detail };
-  return { within: ci[1] <= max, straddles: ci[0] <= max && ci[1] > max, detail };
+  const within = ratio.value <= max && ci[1] < gaming;
+  return { within, straddles: !within && ci[0] <= max, detail };
+}
+
+/** Twice the growth the gate tolerates: ×1.30 for max_token_growth_ratio ×1.15. */
+export function costGamingLevel(max: number): number {
+  return 1 + 2 * (max - 1);
 }
 
 /** The largest N whose selected@N gain is significant and at least the minimum gain. */
