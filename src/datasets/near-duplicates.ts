@@ -11,7 +11,7 @@ import type { EvalCase } from '../core/case.js';
 import { IsobudgetError } from '../core/errors.js';
 
 /** Default-ignorable code points (zero-width space/joiners, BOM, soft hyphen, variation selectors). */
-const IGNORABLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/gu;
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 export function templateKey(input: string): string {
   return input
