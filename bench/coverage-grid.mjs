@@ -64,20 +64,21 @@ for (const cases of [200, 50]) {
     const population = { baselinePass: 0.6, spread: 0.25, effect: 0.1, categories: 4, tokensPerPath: 1500, latencyMs: 2000 };
     const shiftFactor = summarizePopulation(population, 99).shiftFactor;
     const row = { cases, tail };
-    for (const tps of [1.0, 1.3]) {
-      const result = simulateScenario({ population, shiftFactor, arms: { bestOfN: [1], budget: 1e9, selectorAccuracy: 1, candidateTokenRatio: tps * (0.7 / 0.6), candidateLatencyRatio: 1, pathTokenLogSd: tail }, gates, cases, experiments: Number(values.experiments), seed: 2024 });
-      row[tps === 1 ? 'power' : 'costGaming'] = result.rate;
-      row[tps === 1 ? 'coverage' : 'coverageGaming'] = result.coverage;
-      row[tps === 1 ? 'verdicts' : 'verdictsGaming'] = result.verdicts;
-    }
+    const scenario = (tps, gateRatio) => simulateScenario({ population, shiftFactor, arms: { bestOfN: [1], budget: 1e9, selectorAccuracy: 1, candidateTokenRatio: tps * (0.7 / 0.6), candidateLatencyRatio: 1, pathTokenLogSd: tail }, gates: { ...gates, maxTokenGrowthRatio: gateRatio }, cases, experiments: Number(values.experiments), seed: 2024 });
+    const gaming = scenario(1.3, 1.15);
+    const honest = scenario(1.0, 1.15);
+    // The same ×1.0 experiments with no token gate at all: the power the gain rules alone allow.
+    const ungated = scenario(1.0, 1e9);
+    Object.assign(row, { costGaming: gaming.rate, power: honest.rate, powerWithoutTokenGate: ungated.rate, coverage: honest.coverage, verdictsGaming: gaming.verdicts, verdicts: honest.verdicts });
     gate.push(row);
-    out(`  ${cases} cases, path token log-SD ${tail}: tokens/success ×1.3 → real_evolution ${pct(row.costGaming)}; ×1.0 → power ${pct(row.power)}; n=1 CI coverage ${pct(row.coverage)}`);
+    out(`  ${cases} cases, path token log-SD ${tail}: tokens/success ×1.3 → real_evolution ${pct(row.costGaming)}; ×1.0 → power ${pct(row.power)} (${pct(row.powerWithoutTokenGate)} with no token gate); n=1 CI coverage ${pct(row.coverage)}`);
   }
 }
 
 const checks = [
   { name: 'exact coverage ≥ 93% in every cell', value: worstExact.exact, pass: worstExact.exact >= 0.93 },
-  { name: `simulated coverage (${replications} per cell), worst cell`, value: worstSimulated.simulated, pass: worstSimulated.simulated >= 0.93 },
+  // The simulated cells estimate the exact value with Monte-Carlo error (±0.4 points at 4,000): they must agree with it.
+  { name: `simulated coverage (${replications} per cell) within 4 SE of the exact one in every cell; worst simulated cell`, value: worstSimulated.simulated, pass: grid.every((c) => Math.abs(c.simulated - c.exact) <= 4 * Math.sqrt((c.exact * (1 - c.exact)) / replications)) },
   { name: 'clustered coverage ≥ 92% in every cell', value: Math.min(...clustered.map((c) => c.coverage)), pass: clustered.every((c) => c.coverage >= 0.92) },
   ...gate.filter((g) => g.cases === 200).map((g) => ({ name: `cost gaming ≤ 5% at 200 cases (path log-SD ${g.tail})`, value: g.costGaming, pass: g.costGaming <= 0.05 })),
 ];
