@@ -66,7 +66,7 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
     power,
     checks,
     gates: { min_same_budget_gain: context.gates.minSameBudgetGain, max_token_growth_ratio: context.gates.maxTokenGrowthRatio, max_latency_growth_ratio: context.gates.maxLatencyGrowthRatio, bootstrap_rounds: context.gates.bootstrapRounds, confidence: context.gates.confidence, max_error_rate: maxErrorRate(context.gates), ...(context.gates.gainConfidence === undefined ? {} : { gain_confidence: context.gates.gainConfidence }) },
-    method: { pairing: 'case', interval: 'bca', also: 'percentile', rounds: analysis.settings.rounds, seed: analysis.settings.seed, prng: 'xoshiro128**', category_adjustment: 'bonferroni', pass_at_k: 'unbiased (Chen et al. 2021)' },
+    method: { pairing: 'case', interval: 'bca', also: 'percentile', pass_fail: 'tango-score (Tango 1998) with exact McNemar', rounds: analysis.settings.rounds, seed: analysis.settings.seed, prng: 'xoshiro128**', category_adjustment: 'bonferroni', pass_at_k: 'unbiased (Chen et al. 2021)' },
     verdict,
     reason: '',
     created_at: now.toISOString(),

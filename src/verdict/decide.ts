@@ -18,7 +18,8 @@
  *    It says how many cases would give 80% power.
  * 7. `no_gain` — only when the interval excludes a gain of the minimum size (upper bound below
  *    min_same_budget_gain): the score interval is never zero-width, so 24 concordant pairs
- *    (upper bound +13.8 pts) are `inconclusive` at a minimum of 5 pts, not `no_gain`.
+ *    (upper bound +13.8 pts) are `inconclusive` at a minimum of 5 pts, not `no_gain`. A gain
+ *    flagged as length gaming is `no_gain` whatever its interval: more cases would not cure it.
  */
 import type { Analysis, BestOfNComparison } from '../analysis/analyze-run.js';
 import type { Attribution } from '../analysis/attribution/attribute.js';

@@ -106,7 +106,11 @@ export interface VerdictRecord {
   sequential?: SequentialRecord;
   /** `gain_confidence`: the level of `same_budget.ci95` when a caller corrected it for multiple screens (evolve). */
   gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number; gain_confidence?: number };
-  method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
+  /**
+   * `interval`/`also`: the bootstrap's intervals (fractional outcomes, ratios); `pass_fail`: the
+   * interval of 0/1 deltas. Each interval's own method is in its `ci_method` field.
+   */
+  method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; pass_fail: 'tango-score (Tango 1998) with exact McNemar'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;
   reason: string;
   created_at: string;
