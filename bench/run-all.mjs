@@ -4,7 +4,7 @@
  * benchmark's alone), prints a compact table and writes bench/out/<name>.json per run plus
  * bench/out/summary.json.
  *
- *   node bench/run-all.mjs [--only parallel,native,cli,analysis-ledger,gateway-overhead,report-open,sequential-calibration,fuzz-input] [--repeat 1] [--cases 1000]
+ *   node bench/run-all.mjs [--only parallel,native,cli,analysis-ledger,gateway-overhead,report-open,sequential-calibration,coverage-grid,fuzz-input] [--repeat 1] [--cases 1000]
  *                          [--concurrency 64] [--build] [--dist DIR]
  *
  * Harness throughput (bench/harness-throughput.mjs, modes parallel and native) is summarised
@@ -73,6 +73,8 @@ const OTHERS = [
   { name: 'gateway-replicas-kill', script: 'gateway-replicas-kill.mjs', args: [] },
   // Sequential screening against the fixed run, by simulation (minutes: only with --only sequential-calibration).
   { name: 'sequential-calibration', script: 'sequential-calibration.mjs', args: [], onlyWhenNamed: true },
+  // Coverage of the n=1 interval over issue 24's grids and the budget gate's cost-gaming rate (minutes: only with --only coverage-grid).
+  { name: 'coverage-grid', script: 'coverage-grid.mjs', args: [], onlyWhenNamed: true },
   // 10,000 mutations of each example YAML, a dataset line and a seed-ledger line (issue 11).
   { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
   // 1 MB of a repeated letter, digits, CJK and base64 through the tokenizer (issue 16 item 7).

@@ -113,20 +113,22 @@ test('a candidate that collapses (100% → 0% on 40 cases) is a regression: --ga
   expect(result.stdout).toContain('McNemar p=1.82e-12');
 });
 
-test('a 1-case ledger: inconclusive with the cases needed, n/a instead of NaN (terminal, Markdown, JSON)', async () => {
+test('a 1-case ledger: inconclusive with the cases needed, a wide score interval and no NaN (terminal, Markdown, JSON)', async () => {
   const file = writeLedger([seedRow('c1', 'baseline_single', true), seedRow('c1', 'candidate_single', false)]);
   const text = await runCli(['analyze', '--ledger', file, '--gate', '--budget', '2000']);
   expect(text.code, text.stderr).toBe(10);
   expect(text.stdout).not.toContain('NaN');
-  expect(text.stdout).toContain('CI n/a (too few cases');
   expect(text.stdout).toContain('verdict: INCONCLUSIVE');
   expect(text.stdout).toContain('about 1227 cases would give 80% power');
   const markdown = await runCli(['analyze', '--ledger', file, '--markdown']);
   expect(markdown.stdout).not.toContain('NaN');
-  expect(markdown.stdout).toContain('CI n/a');
   const json = await runCli(['analyze', '--ledger', file, '--json']);
   expect(json.stdout).not.toContain('NaN');
-  expect((JSON.parse(json.stdout) as { same_budget: { ci95: unknown } }).same_budget.ci95).toBeNull();
+  // Tango's score interval exists at one pair (issue 24: never a zero-width or missing one).
+  const sameBudget = (JSON.parse(json.stdout) as { same_budget: { ci95: [number, number]; ci_method: string } }).same_budget;
+  expect(sameBudget.ci_method).toBe('tango-score');
+  expect(sameBudget.ci95[0]).toBe(-1);
+  expect(sameBudget.ci95[1]).toBeGreaterThan(0.5);
 });
 
 test('negative or non-numeric token counts and a second B are errors at their line (exit 2), nothing analysed', async () => {

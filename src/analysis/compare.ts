@@ -1,12 +1,14 @@
 /**
  * Paired comparisons of arms (DESIGN §5), pure. Every comparison resamples cases with the
- * same seed, so all arms of one resample see the same cases (the paired bootstrap).
- * Intervals are BCa (Efron 1987) with the percentile interval kept beside it.
+ * same seed, so all arms of one resample see the same cases (the paired bootstrap) — whole
+ * clusters of them when the dataset declares clusters (the cluster bootstrap).
+ * A pass/fail delta's interval is Tango's score interval (delta-interval.ts); continuous
+ * quantities and ratios keep the BCa interval (Efron 1987) with the percentile one beside it.
  */
+import { clusterBootstrap } from '../stats/cluster-bootstrap.js';
 import {
   clusteredStandardError,
   differenceInDifferences,
-  mcnemarExactP,
   meanDifference,
   pairedBootstrap,
   pairedDifferenceSd,
@@ -19,6 +21,7 @@ import {
   type Interval,
 } from '../stats/index.js';
 import { column, sharedCases, type ArmCases } from './case-table.js';
+import { clusterKeysOf, pairedDeltaInterval, type CiMethod } from './delta-interval.js';
 
 export interface BootstrapSettings {
   rounds: number;
@@ -28,10 +31,12 @@ export interface BootstrapSettings {
 
 export interface Estimate {
   value: number;
-  /** BCa interval. */
+  /** The interval at the comparison's confidence, by `method`. */
   ci: Interval;
+  /** How `ci` was computed (`tango-score`, `tango-score-clustered`, `bca-bootstrap`, `cluster-bootstrap`). */
+  method: CiMethod;
   ciPercentile: Interval;
-  /** Bootstrap standard error. */
+  /** Bootstrap standard error (over clusters when clustered). */
   se: number;
   /** Resamples where the statistic was undefined (0/0) and was dropped. */
   undefinedRounds: number;
@@ -52,9 +57,13 @@ export interface PassComparison {
   seClustered: number | undefined;
   /** SD of per-case differences: the input of the power calculation. */
   sdDiff: number;
-  /** Exact McNemar p on discordant pairs (only for single-epoch 0/1 outcomes). */
+  /** Exact McNemar p on discordant pairs (clustered: Durkalski 2003), only for single-epoch 0/1 outcomes. */
   mcnemarP: number | undefined;
   discordant: { baselineOnly: number; candidateOnly: number } | undefined;
+  /** Var_clustered / Var_iid of the delta (≥ 1), when cases carry clusters; else undefined. */
+  designEffect: number | undefined;
+  /** Clusters the cases fall in, when clustered. */
+  clusters: number | undefined;
 }
 
 export interface TokenComparison {
@@ -70,29 +79,19 @@ export interface TokenComparison {
   candidateTokens: number;
 }
 
-/** `shared`: this delta from a bootstrap over the same cases and seed (see shared-bootstrap.ts). */
+/** `shared`: this delta from a bootstrap over the same cases and seed (see shared-bootstrap.ts; never with clusters). */
 export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [string, string], settings: BootstrapSettings, shared?: BootstrapEstimate): PassComparison | undefined {
   const ids = sharedCases(new Map([[names[0], baseline], [names[1], candidate]]), names);
   if (ids.length === 0) return undefined;
   const a = column(baseline, ids, (r) => r.pass);
   const b = column(candidate, ids, (r) => r.pass);
-  const delta = shared ?? pairedBootstrap({ columns: { a, b }, statistics: { delta: meanDifference({ candidate: 'b', baseline: 'a' }) }, ...settings }).delta;
+  const clusters = clusterKeysOf(ids.map((id) => candidate.get(id)?.cluster ?? baseline.get(id)?.cluster));
+  const statistics = { delta: meanDifference({ candidate: 'b', baseline: 'a' }) };
+  const boot = shared && !clusters ? shared : clusters ? clusterBootstrap({ columns: { a, b }, statistics, clusters, ...settings }).delta : pairedBootstrap({ columns: { a, b }, statistics, ...settings }).delta;
   const n = ids.length;
   const sumA = a.reduce((x, y) => x + y, 0);
   const sumB = b.reduce((x, y) => x + y, 0);
-  const binary = [...a, ...b].every((v) => v === 0 || v === 1);
-  let discordant: PassComparison['discordant'];
-  if (binary) {
-    let baselineOnly = 0;
-    let candidateOnly = 0;
-    for (let i = 0; i < n; i += 1) {
-      if (a[i] === 1 && b[i] === 0) baselineOnly += 1;
-      if (a[i] === 0 && b[i] === 1) candidateOnly += 1;
-    }
-    discordant = { baselineOnly, candidateOnly };
-  }
-  const clusters = ids.map((id) => candidate.get(id)?.cluster);
-  const clustered = clusters.every((c) => c !== undefined) && new Set(clusters).size < n;
+  const interval = pairedDeltaInterval({ baseline: a, candidate: b, clusters, confidence: settings.confidence, bootstrapCi: boot.bca });
   return {
     baselineArm: names[0],
     candidateArm: names[1],
@@ -101,12 +100,14 @@ export function comparePasses(baseline: ArmCases, candidate: ArmCases, names: [s
     candidatePass: sumB / n,
     baselineWilson: wilsonInterval(Math.round(sumA), n, settings.confidence),
     candidateWilson: wilsonInterval(Math.round(sumB), n, settings.confidence),
-    delta: toEstimate(delta),
+    delta: { ...toEstimate(boot, clusters ? 'cluster-bootstrap' : 'bca-bootstrap'), value: (sumB - sumA) / n, ci: interval.ci, method: interval.method },
     sePaired: n > 1 ? pairedStandardError(a, b) : Number.NaN,
-    seClustered: clustered ? clusteredStandardError(b.map((v, i) => v - (a[i] ?? 0)), clusters as string[]) : undefined,
+    seClustered: clusters ? clusteredStandardError(b.map((v, i) => v - (a[i] ?? 0)), clusters) : undefined,
     sdDiff: n > 1 ? pairedDifferenceSd(a, b) : Number.NaN,
-    mcnemarP: discordant ? mcnemarExactP(discordant.baselineOnly, discordant.candidateOnly) : undefined,
-    discordant,
+    mcnemarP: interval.mcnemarP,
+    discordant: interval.discordant,
+    designEffect: interval.designEffect,
+    clusters: interval.clusters,
   };
 }
 
@@ -124,27 +125,26 @@ export function significantlyWorse(comparison: PassComparison, alpha: number): b
 export function compareTokens(baseline: ArmCases, candidate: ArmCases, settings: BootstrapSettings, shared?: { tps: BootstrapEstimate; total: BootstrapEstimate }): TokenComparison | undefined {
   const ids = [...baseline.keys()].filter((id) => baseline.get(id)?.tokens !== undefined && candidate.get(id)?.tokens !== undefined).sort();
   if (ids.length === 0) return undefined;
+  const clusters = clusterKeysOf(ids.map((id) => candidate.get(id)?.cluster ?? baseline.get(id)?.cluster));
   const columns = {
     tokA: column(baseline, ids, (r) => r.tokens ?? 0),
     tokB: column(candidate, ids, (r) => r.tokens ?? 0),
     okA: column(baseline, ids, (r) => r.pass),
     okB: column(candidate, ids, (r) => r.pass),
   };
-  const estimates = shared ?? pairedBootstrap({
-    columns,
-    statistics: {
-      tps: ratioOfRatios({ candidate: { numerator: 'tokB', denominator: 'okB' }, baseline: { numerator: 'tokA', denominator: 'okA' } }),
-      total: ratioOfSums({ numerator: 'tokB', denominator: 'tokA' }),
-    },
-    ...settings,
-  });
+  const statistics = {
+    tps: ratioOfRatios({ candidate: { numerator: 'tokB', denominator: 'okB' }, baseline: { numerator: 'tokA', denominator: 'okA' } }),
+    total: ratioOfSums({ numerator: 'tokB', denominator: 'tokA' }),
+  };
+  const estimates = clusters ? clusterBootstrap({ columns, statistics, clusters, ...settings }) : shared ?? pairedBootstrap({ columns, statistics, ...settings });
+  const method: CiMethod = clusters ? 'cluster-bootstrap' : 'bca-bootstrap';
   const sum = (values: Float64Array): number => values.reduce((x, y) => x + y, 0);
   return {
     cases: ids.length,
     baselineTokensPerSuccess: sum(columns.tokA) / sum(columns.okA),
     candidateTokensPerSuccess: sum(columns.tokB) / sum(columns.okB),
-    tokensPerSuccessRatio: toEstimate(estimates.tps),
-    totalTokensRatio: toEstimate(estimates.total),
+    tokensPerSuccessRatio: toEstimate(estimates.tps, method),
+    totalTokensRatio: toEstimate(estimates.total, method),
     baselineTokens: sum(columns.tokA),
     candidateTokens: sum(columns.tokB),
   };
@@ -155,15 +155,17 @@ export function differenceInDifferencesOf(arms: { a: ArmCases; b: ArmCases; c: A
   const table = new Map(Object.entries(arms));
   const ids = sharedCases(table, ['a', 'b', 'c', 'd']);
   if (ids.length === 0) return undefined;
-  if (shared) return toEstimate(shared);
+  const clusters = clusterKeysOf(ids.map((id) => arms.b.get(id)?.cluster ?? arms.a.get(id)?.cluster));
+  if (shared && !clusters) return toEstimate(shared, 'bca-bootstrap');
   const columns = {
     a: column(arms.a, ids, (r) => r.pass),
     b: column(arms.b, ids, (r) => r.pass),
     c: column(arms.c, ids, (r) => r.pass),
     d: column(arms.d, ids, (r) => r.pass),
   };
-  const { did } = pairedBootstrap({ columns, statistics: { did: differenceInDifferences({ a: 'a', b: 'b', c: 'c', d: 'd' }) }, ...settings });
-  return toEstimate(did);
+  const statistics = { did: differenceInDifferences({ a: 'a', b: 'b', c: 'c', d: 'd' }) };
+  if (clusters) return toEstimate(clusterBootstrap({ columns, statistics, clusters, ...settings }).did, 'cluster-bootstrap');
+  return toEstimate(pairedBootstrap({ columns, statistics, ...settings }).did, 'bca-bootstrap');
 }
 
 /** p95 latency ratio candidate / baseline (point estimate; latency gates compare it). */
@@ -174,6 +176,6 @@ export function p95LatencyRatio(baseline: ArmCases, candidate: ArmCases): number
   return a === undefined || b === undefined || a === 0 ? undefined : b / a;
 }
 
-export function toEstimate(estimate: BootstrapEstimate): Estimate {
-  return { value: estimate.estimate, ci: estimate.bca, ciPercentile: estimate.percentile, se: estimate.standardError, undefinedRounds: estimate.undefinedRounds };
+export function toEstimate(estimate: BootstrapEstimate, method: 'bca-bootstrap' | 'cluster-bootstrap'): Estimate {
+  return { value: estimate.estimate, ci: estimate.bca, method, ciPercentile: estimate.percentile, se: estimate.standardError, undefinedRounds: estimate.undefinedRounds };
 }

@@ -45,6 +45,8 @@ interface SeedRow {
   passed?: unknown;
   judge_score?: unknown;
   category?: unknown;
+  /** Cases sharing it are not independent (issue 24): the intervals resample them together. */
+  cluster?: unknown;
   epoch?: unknown;
   selected?: unknown;
   split?: unknown;
@@ -55,7 +57,7 @@ interface SeedRow {
 }
 
 interface Group {
-  first: { run_id: string; case_id: string; arm: string; variant: 'baseline' | 'candidate'; n: number; epoch: number; category: string | undefined; split: ResultRecord['split'] };
+  first: { run_id: string; case_id: string; arm: string; variant: 'baseline' | 'candidate'; n: number; epoch: number; category: string | undefined; cluster: string | undefined; split: ResultRecord['split'] };
   rows: number;
   passes: number;
   lastPassed: boolean;
@@ -178,7 +180,7 @@ function add(groups: Groups, row: SeedRow, prices: PriceTable | undefined): void
     const match = ARM.exec(arm) as RegExpExecArray;
     const n = match[3] === undefined ? 1 : Number(match[3]);
     group = {
-      first: { run_id: typeof row.run_id === 'string' ? row.run_id : 'external', case_id: caseId, arm, variant: match[1] as 'baseline' | 'candidate', n, epoch, category: typeof row.category === 'string' ? row.category : undefined, split },
+      first: { run_id: typeof row.run_id === 'string' ? row.run_id : 'external', case_id: caseId, arm, variant: match[1] as 'baseline' | 'candidate', n, epoch, category: typeof row.category === 'string' ? row.category : undefined, cluster: clusterOf(row.cluster), split },
       rows: 0, passes: 0, lastPassed: false, selectedPassed: undefined, tokens: 0, knownTokens: 0, prompt: 0, completion: 0, missing: 0, latency: 0, judge: undefined, cost: 0,
     };
     cases.set(caseId, group);
@@ -207,6 +209,12 @@ function rowCost(row: SeedRow, prices: PriceTable | undefined): number | null {
   if (!prices || typeof row.model !== 'string') return null;
   const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
   return callCostUsd({ model: row.model, prompt_tokens: count(row.prompt_tokens), cached_tokens: count(row.cached_tokens), completion_tokens: count(row.completion_tokens) }, prices);
+}
+
+/** A row's cluster key: a string, or a number written as one (a document id). */
+function clusterOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 }
 
 function toResult(group: Group, budget: number, limit: number): ResultRecord {

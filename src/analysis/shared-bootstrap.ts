@@ -8,6 +8,7 @@
 import { differenceInDifferences, meanDifference, pairedBootstrap, ratioOfRatios, ratioOfSums, type BootstrapEstimate, type SumStatistic } from '../stats/index.js';
 import { column, type ArmCases } from './case-table.js';
 import type { BootstrapSettings } from './compare.js';
+import { clusterKeysOf } from './delta-interval.js';
 
 export type SharedEstimates = Map<string, BootstrapEstimate>;
 
@@ -18,8 +19,8 @@ export const didKey = (arms: readonly string[]): string => `did:${arms.join(':')
 /**
  * @param pairs (baseline, candidate) arm pairs compared on passes and tokens
  * @param quads (a, b, c, d) arm tuples for the difference-in-differences
- * @returns undefined when the arms' cases differ or a token count is unknown (then each
- *   comparison keeps its own case set and bootstrap).
+ * @returns undefined when the arms' cases differ, a token count is unknown, or cases are
+ *   clustered (then each comparison keeps its own case set and bootstrap — over clusters).
  */
 export function sharedBootstrap(table: Map<string, ArmCases>, pairs: ReadonlyArray<readonly [string, string]>, quads: ReadonlyArray<readonly [string, string, string, string]>, settings: BootstrapSettings): SharedEstimates | undefined {
   const arms = [...new Set([...pairs.flat(), ...quads.flat()])];
@@ -28,6 +29,7 @@ export function sharedBootstrap(table: Map<string, ArmCases>, pairs: ReadonlyArr
   if (!first || tables.some((cases) => cases === undefined || cases.size !== first.size)) return undefined;
   const ids = [...first.keys()].sort();
   for (const cases of tables) for (const id of ids) if (cases?.get(id)?.tokens === undefined) return undefined;
+  if (clusterKeysOf(ids.map((id) => first.get(id)?.cluster))) return undefined;
   const columns: Record<string, Float64Array> = {};
   arms.forEach((arm, i) => {
     columns[`ok:${arm}`] = column(tables[i] as ArmCases, ids, (r) => r.pass);

@@ -74,12 +74,32 @@ describe('calibration of the verdict', () => {
     expect(costly.verdicts.budget_growth ?? 0).toBeGreaterThan(40);
   });
 
+  test('cost gaming (issue 24): a true tokens/success ×1.3 at 200 cases, heavy-tailed costs, is real_evolution in ≤ 5%', () => {
+    // Per-path token log-SD 0.8 (agent-like tails) instead of 0.2; +0.15 gain; the candidate's
+    // paths cost ×1.3 · p_B/p_A so that tokens per success is truly ×1.3 (gate ×1.15).
+    const fast = { ...defaultGates, bootstrapRounds: 500 };
+    const passRatio = (0.6 + 0.15) / 0.6;
+    const arms = { ...scenario(0).arms, budget: 1e9, pathTokenLogSd: 0.8 };
+    const gaming = simulateScenario(scenario(0.15, { gates: fast, experiments: 200, arms: { ...arms, candidateTokenRatio: 1.3 * passRatio } }));
+    // Seed 2024: 8 of 200 (4.0%) — 31 budget_growth, the rest inconclusive.
+    expect(gaming.rate).toBeLessThanOrEqual(0.05);
+    expect((gaming.verdicts.budget_growth ?? 0) + (gaming.verdicts.inconclusive ?? 0)).toBeGreaterThan(180);
+    // A true ×1.0 with the usual tails keeps its power (95.7% on the point estimate alone).
+    const honest = simulateScenario(scenario(0.15, { gates: fast, experiments: 200 }));
+    expect(honest.rate).toBeGreaterThan(0.9);
+    // The n=1 interval's coverage of the population effect, reported beside the rates.
+    expect(honest.coverage).toBeGreaterThan(0.9);
+  });
+
   test('calibrate(): both scenarios, the case search and the closed forms, deterministic', () => {
     const choices = { ...CALIBRATION_DEFAULTS, effect: 0.2, categories: 0, experiments: 100, searchExperiments: 100, rounds: 200 };
     const { input } = calibrationPlan(choices, undefined);
     const report = calibrate(input);
     expect(report.null.experiments).toBe(100);
     expect(report.alternative.rate).toBeGreaterThan(0.9);
+    expect(report.costGamingRatio).toBe(1.3);
+    expect(report.costGaming.rate).toBeLessThanOrEqual(0.05);
+    expect(report.null.coverage).toBeGreaterThan(0.85);
     const search = report.search!;
     expect(search.cases).not.toBeNull();
     expect(search.atCases!.rate).toBeGreaterThanOrEqual(0.8);

@@ -16,6 +16,9 @@ import { searchCasesForPower, type PowerSearchResult } from './power-search.js';
 import { simulateScenario, type ScenarioInput, type ScenarioResult } from './simulate.js';
 import type { ArmModel } from './synthetic-results.js';
 
+/** Issue 24: a true ×1.3 tokens_per_success at the default gate of ×1.15 must rarely be promoted. */
+export const COST_GAMING_RATIO = 1.3;
+
 export interface CalibrationInput {
   /** Planned case count. */
   cases: number;
@@ -54,6 +57,13 @@ export interface CalibrationReport {
   null: ScenarioResult;
   /** The stated effect: `rate` is the power. */
   alternative: ScenarioResult;
+  /**
+   * The stated effect bought with spend: tokens_per_success truly ×`costGamingRatio` (above
+   * the gate). `rate` is the cost-gaming rate — promotions the token gate should have stopped.
+   */
+  costGaming: ScenarioResult;
+  /** True tokens_per_success ratio of the cost-gaming scenario (×1.3). */
+  costGamingRatio: number;
   search: PowerSearchResult | undefined;
   closedForm: ClosedFormCases;
 }
@@ -68,6 +78,10 @@ export function calibrate(input: CalibrationInput): CalibrationReport {
   const scenario = (population: Population, shiftFactor: number): Omit<ScenarioInput, 'cases'> => ({ ...base, population, shiftFactor });
   const nullResult = simulateScenario({ ...scenario(nullPopulation, summaryNull.shiftFactor), cases: input.cases });
   const alternative = simulateScenario({ ...scenario(input.population, summary.shiftFactor), cases: input.cases });
+  // Tokens per success = Σ tokens / Σ passes: a per-path ratio r gives r · p_A / p_B, so the
+  // candidate's paths cost ×(1.3 · p_B / p_A) for a true tokens_per_success of ×1.3.
+  const passRatio = (input.population.baselinePass + input.population.effect) / input.population.baselinePass;
+  const costGaming = simulateScenario({ ...scenario(input.population, summary.shiftFactor), arms: { ...arms, candidateTokenRatio: arms.candidateTokenRatio * COST_GAMING_RATIO * passRatio }, cases: input.cases });
   const closedForm = closedFormCases({ effect: input.population.effect, sdDiff: summary.sdDiff, minGain: input.gates.minSameBudgetGain, confidence: input.gates.confidence, power: input.targetPower ?? 0.8 });
   // With effect ≤ min gain the point-estimate rule fails about half the time at any count:
   // no count reaches 80%, and searching up to the cap would only burn minutes.
@@ -93,6 +107,8 @@ export function calibrate(input: CalibrationInput): CalibrationReport {
     allArms: input.allArms,
     null: nullResult,
     alternative,
+    costGaming,
+    costGamingRatio: COST_GAMING_RATIO,
     search,
     closedForm,
   };

@@ -22,7 +22,7 @@ test('gives up at the cap: +0.10 needs far more than 100 cases', () => {
 });
 
 test('reuses known counts instead of simulating them again', () => {
-  const known = { cases: 25, effect: 0.1, experiments: 1, promoted: 1, rate: 1, ci: [0, 1] as const, verdicts: { real_evolution: 1 } };
+  const known = { cases: 25, effect: 0.1, experiments: 1, promoted: 1, rate: 1, ci: [0, 1] as const, verdicts: { real_evolution: 1 }, coverage: 1 };
   const result = searchCasesForPower({ scenario, target: 0.8, start: 25, maxCases: 100, known: [known] });
   expect(result.cases).toBe(25);
   expect(result.atCases).toBe(known);

@@ -1,5 +1,6 @@
 /** The human table of `isobudget calibrate`: rates as percentages with their Wilson CIs. */
 import type { GatesConfig } from '../config/types.js';
+import { costGamingLevel } from '../verdict/decide.js';
 import type { CalibrationReport } from './calibrate.js';
 import type { Population } from './latent.js';
 import type { ScenarioResult } from './simulate.js';
@@ -19,13 +20,14 @@ export function renderCalibration(report: CalibrationReport, context: RenderCont
   const { population, gates } = context;
   const lines: string[] = [];
   lines.push(`isobudget calibrate — ${report.cases} cases, baseline pass ${population.baselinePass.toFixed(2)} (between-case SD ${population.spread.toFixed(2)}), ${population.categories > 1 ? `${population.categories} categories` : 'no categories'}; plan: ${context.source}`);
-  lines.push(`gates: gain ≥ ${gates.minSameBudgetGain} with its ${pct(gates.confidence, 0)} CI above 0, tokens_per_success ≤ ${gates.maxTokenGrowthRatio}×, p95 latency ≤ ${gates.maxLatencyGrowthRatio}×; best_of_n ${context.bestOfN.join(', ')}`);
+  lines.push(`gates: gain ≥ ${gates.minSameBudgetGain} with its ${pct(gates.confidence, 0)} CI above 0 and McNemar agreeing, tokens_per_success ≤ ${gates.maxTokenGrowthRatio}× with its CI below ×${costGamingLevel(gates.maxTokenGrowthRatio).toFixed(2)}, p95 latency ≤ ${gates.maxLatencyGrowthRatio}×; best_of_n ${context.bestOfN.join(', ')}`);
   lines.push(`simulation: ${report.experiments} experiments per scenario, ${report.rounds} bootstrap rounds per analysis (a run uses ${context.runRounds}), seed ${report.seed}; ${report.allArms ? 'all arms (selector modelled as oracle)' : 'n=1 arms only (Best-of-N arms cannot change real_evolution; --all-arms adds them)'}`);
   lines.push('');
   const rows: string[][] = [
-    ['scenario', 'real_evolution', '95% CI', 'other verdicts'],
-    [`null (δ = 0)`, `${pct(report.null.rate)} false promotion`, interval(report.null), others(report.null)],
-    [`effect (δ = ${signed(report.effect)})`, `${pct(report.alternative.rate)} power`, interval(report.alternative), others(report.alternative)],
+    ['scenario', 'real_evolution', '95% CI', 'n=1 CI coverage', 'other verdicts'],
+    [`null (δ = 0)`, `${pct(report.null.rate)} false promotion`, interval(report.null), pct(report.null.coverage), others(report.null)],
+    [`effect (δ = ${signed(report.effect)})`, `${pct(report.alternative.rate)} power`, interval(report.alternative), pct(report.alternative.coverage), others(report.alternative)],
+    [`cost gaming (δ = ${signed(report.effect)}, tokens/success ×${report.costGamingRatio.toFixed(2)})`, `${pct(report.costGaming.rate)} cost gaming`, interval(report.costGaming), pct(report.costGaming.coverage), others(report.costGaming)],
   ];
   lines.push(...table(rows));
   lines.push('');

@@ -49,6 +49,11 @@ export interface ScenarioResult {
   /** Wilson 95% interval of `rate` (Monte-Carlo error of the simulation). */
   ci: Interval;
   verdicts: Partial<Record<VerdictName, number>>;
+  /**
+   * Share of experiments whose n=1 interval (`same_budget.ci95`, by its `ci_method`) held the
+   * population effect: the interval's coverage, ~`confidence` when it holds its level.
+   */
+  coverage: number;
 }
 
 interface ExperimentSeeds {
@@ -66,6 +71,7 @@ export function simulateScenario(input: ScenarioInput): ScenarioResult {
   if (!(Number.isInteger(input.cases) && input.cases >= 2)) throw new RangeError(`cases must be an integer ≥ 2, got ${input.cases}`);
   if (!(Number.isInteger(input.experiments) && input.experiments >= 1)) throw new RangeError(`experiments must be a positive integer, got ${input.experiments}`);
   const verdicts: Partial<Record<VerdictName, number>> = {};
+  let covered = 0;
   const bestOfN = [1, ...new Set(input.arms.bestOfN.filter((n) => n > 1))].sort((a, b) => a - b);
   let done = 0;
   for (const seeds of experimentSeeds(input.seed, input.experiments)) {
@@ -88,8 +94,10 @@ export function simulateScenario(input: ScenarioInput): ScenarioResult {
       seed: seeds.bootstrap,
       nonBindingArms: [],
     };
-    const { verdict } = decideVerdict(analyzeResults(results, context), EPOCH);
-    verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+    const record = decideVerdict(analyzeResults(results, context), EPOCH);
+    verdicts[record.verdict] = (verdicts[record.verdict] ?? 0) + 1;
+    const ci = record.same_budget?.ci95;
+    if (ci && ci[0] <= input.population.effect && input.population.effect <= ci[1]) covered += 1;
   }
   const promoted = verdicts.real_evolution ?? 0;
   return {
@@ -100,6 +108,7 @@ export function simulateScenario(input: ScenarioInput): ScenarioResult {
     rate: promoted / done,
     ci: wilsonInterval(promoted, done, 0.95),
     verdicts,
+    coverage: covered / done,
   };
 }
 

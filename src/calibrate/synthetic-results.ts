@@ -35,6 +35,8 @@ export interface ArmModel {
   candidateTokenRatio: number;
   /** Candidate latency ÷ baseline latency; 1 under the null. */
   candidateLatencyRatio: number;
+  /** Log-SD of one path's tokens around the case scale (default 0.2); 0.6+ gives the heavy tails of agent runs. */
+  pathTokenLogSd?: number;
 }
 
 export interface StreamSeeds {
@@ -79,7 +81,7 @@ function armResult(latent: LatentCase, arm: Arm, model: ArmModel, rng: Rng): Res
   let latency = 0;
   for (let path = 0; path < arm.n; path += 1) {
     if (rng.next() < p) passes += 1;
-    tokens += Math.max(1, Math.round(tokenScale * Math.exp(PATH_LOG_SD * rng.normal())));
+    tokens += Math.max(1, Math.round(tokenScale * Math.exp((model.pathTokenLogSd ?? PATH_LOG_SD) * rng.normal())));
     latency = Math.max(latency, latencyScale * Math.exp(PATH_LOG_SD * rng.normal()));
   }
   // Always drawn, even for n = 1, so the stream's length does not depend on outcomes.

@@ -21,6 +21,7 @@ const datasetFields = z.strictObject({
   input: fieldPath('input (a string, or a list of messages)', 'question'),
   expected: fieldPath('expected answer', 'answer'),
   category: fieldPath('category', 'meta.topic'),
+  cluster: fieldPath('cluster: cases sharing it are not independent (one document, one template) and are resampled together', 'meta.doc_id'),
 });
 
 const DATASET_FILE = 'JSONL, CSV (.csv) or gzipped (.jsonl.gz, .csv.gz), relative to this YAML';
@@ -31,7 +32,7 @@ export const datasets = z
     test: opt(nonEmpty(), `Cases for the final gate: ${DATASET_FILE}.`),
     regression: opt(nonEmpty(), `Cases the baseline is known to pass: ${DATASET_FILE}.`),
     refresh: opt(refreshSchema, 'How `datasets add-failures` splits production failures between train, val and test.'),
-    fields: opt(datasetFields, 'Which key of each row holds the id, input, expected answer and category, when the file uses other names, e.g. { input: question, expected: answer } for a GSM8K-style file. Dotted paths allowed (meta.id, turns.0.text).'),
+    fields: opt(datasetFields, 'Which key of each row holds the id, input, expected answer, category and cluster, when the file uses other names, e.g. { input: question, expected: answer } for a GSM8K-style file. Dotted paths allowed (meta.id, turns.0.text).'),
   })
   .superRefine((d, ctx) => {
     if (!has(d, 'val') && !has(d, 'test')) {

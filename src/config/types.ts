@@ -170,8 +170,8 @@ export interface DatasetsConfig {
   regression: string | undefined;
   /** Shares of new production failures per split (`datasets add-failures`); absent: the defaults. */
   refresh?: SplitShares;
-  /** `datasets.fields`: role (id, input, expected, category) → dotted path into each row; absent: isobudget's names. */
-  fields?: Partial<Record<'id' | 'input' | 'expected' | 'category', string>>;
+  /** `datasets.fields`: role (id, input, expected, category, cluster) → dotted path into each row; absent: isobudget's names. */
+  fields?: Partial<Record<'id' | 'input' | 'expected' | 'category' | 'cluster', string>>;
 }
 
 /** Shares (0–1, summing to 1) of train, val and test. */

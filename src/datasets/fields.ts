@@ -1,11 +1,12 @@
 /**
- * `datasets.fields`: which key of a row holds the id, the input, the expected answer and the
- * category, for files that do not use isobudget's names (a Hugging Face `question`/`answer`
+ * `datasets.fields`: which key of a row holds the id, the input, the expected answer, the
+ * category and the cluster (cases that are not independent: one source document, one
+ * template — the intervals resample them together), for files that do not use isobudget's names (a Hugging Face `question`/`answer`
  * file, a CSV export). Paths are dotted (`meta.id`, `turns.0.text`). Pure.
  */
 import { IsobudgetError } from '../core/errors.js';
 
-export const FIELD_ROLES = ['id', 'input', 'expected', 'category'] as const;
+export const FIELD_ROLES = ['id', 'input', 'expected', 'category', 'cluster'] as const;
 export type FieldRole = (typeof FIELD_ROLES)[number];
 
 /** Role → dotted path into each row; an absent role keeps its own name. */
@@ -35,8 +36,8 @@ export function mapFields(row: Record<string, unknown>, fields: DatasetFields, w
     const found = lookupPath(row, path);
     if (!path.includes('.')) delete out[path];
     if (!found.found) {
-      // Only the required roles are errors; a row without a category simply has none.
-      if (role !== 'category') {
+      // Only the required roles are errors; a row without a category or cluster simply has none.
+      if (role !== 'category' && role !== 'cluster') {
         errors.push(new IsobudgetError('dataset_missing_field', `missing \`${path}\` (the ${role}, named by datasets.fields.${role})`, {
           location: { ...where, key: path },
           hint: `give every row a \`${path}\`, or point datasets.fields.${role} at the key that holds the ${role} (dotted paths like a.b.0 work)`,
@@ -48,13 +49,13 @@ export function mapFields(row: Record<string, unknown>, fields: DatasetFields, w
       delete out['input'];
       out['messages'] = found.value;
     } else {
-      out[role] = role === 'id' || role === 'category' ? scalarText(found.value) : found.value;
+      out[role] = role === 'id' || role === 'category' || role === 'cluster' ? scalarText(found.value) : found.value;
     }
   }
   return { row: out, errors };
 }
 
-/** CSV and JSON give ids and categories as numbers or strings alike. */
+/** CSV and JSON give ids, categories and clusters as numbers or strings alike. */
 function scalarText(value: unknown): unknown {
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
 }

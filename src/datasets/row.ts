@@ -64,7 +64,8 @@ export function parseRow(value: unknown, context: RowContext): { evalCase: EvalC
     report('dataset_missing_expected', 'expected', 'missing `expected` (or `reference`)', 'add "expected": <answer>, set datasets.fields.expected to the key that holds it, or load the dataset as judge-graded');
   }
   const category = optionalString('category');
-  const cluster = optionalString('cluster');
+  // A cluster is often a document or template number: numbers are keys too.
+  const cluster = typeof value['cluster'] === 'number' && Number.isFinite(value['cluster']) ? String(value['cluster']) : optionalString('cluster');
   const tags: string[] = [];
   const rawTags = value['tags'];
   if (Array.isArray(rawTags)) {

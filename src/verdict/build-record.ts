@@ -34,6 +34,9 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
           ci95: interval(passes.delta.ci),
           ci_percentile: interval(passes.delta.ciPercentile),
           confidence: context.gates.gainConfidence ?? context.gates.confidence,
+          ci_method: passes.delta.method,
+          design_effect: passes.designEffect ?? null,
+          clusters: passes.clusters ?? null,
           se_bootstrap: finite(passes.delta.se),
           se_paired: finite(passes.sePaired),
           se_clustered: passes.seClustered ?? null,
@@ -44,6 +47,7 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
           candidate_tokens_per_success: finite(tokens?.candidateTokensPerSuccess),
           tokens_per_success_growth: finite(tokens?.tokensPerSuccessRatio.value),
           tokens_per_success_growth_ci95: tokens && !Number.isNaN(tokens.tokensPerSuccessRatio.ci[0]) && !Number.isNaN(tokens.tokensPerSuccessRatio.ci[1]) ? tokens.tokensPerSuccessRatio.ci : null,
+          tokens_per_success_growth_ci_method: tokens ? tokens.tokensPerSuccessRatio.method : null,
           total_tokens_ratio: finite(tokens?.totalTokensRatio.value),
           p95_latency_ratio: finite(sameBudget.p95LatencyRatio),
         }
@@ -51,9 +55,9 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
     bestofn_off: { n: 1, delta: passes ? passes.delta.value : null },
     bestofn_on: bestofn.at(-1) ?? null,
     bestofn,
-    categories: analysis.categories.map((c) => ({ category: c.category, cases: c.cases, baseline_pass: c.baselinePass, candidate_pass: c.candidatePass, delta: c.delta.value, ci: interval(c.delta.ci), confidence: c.confidence, mcnemar_p: c.mcnemarP ?? null, worse: c.worse })),
+    categories: analysis.categories.map((c) => ({ category: c.category, cases: c.cases, baseline_pass: c.baselinePass, candidate_pass: c.candidatePass, delta: c.delta.value, ci: interval(c.delta.ci), ci_method: c.delta.method, confidence: c.confidence, mcnemar_p: c.mcnemarP ?? null, worse: c.worse })),
     regression_set: analysis.regression
-      ? { cases: analysis.regression.cases, baseline_pass: analysis.regression.comparison.baselinePass, candidate_pass: analysis.regression.comparison.candidatePass, delta: analysis.regression.comparison.delta.value, ci95: interval(analysis.regression.comparison.delta.ci), worse: analysis.regression.worse, lost_cases: analysis.regression.lost }
+      ? { cases: analysis.regression.cases, baseline_pass: analysis.regression.comparison.baselinePass, candidate_pass: analysis.regression.comparison.candidatePass, delta: analysis.regression.comparison.delta.value, ci95: interval(analysis.regression.comparison.delta.ci), ci_method: analysis.regression.comparison.delta.method, worse: analysis.regression.worse, lost_cases: analysis.regression.lost }
       : null,
     arms: analysis.arms,
     invariants: {
@@ -64,7 +68,7 @@ export function buildRecord(analysis: Analysis, verdict: VerdictName, checks: Ch
     power,
     checks,
     gates: { min_same_budget_gain: context.gates.minSameBudgetGain, max_token_growth_ratio: context.gates.maxTokenGrowthRatio, max_latency_growth_ratio: context.gates.maxLatencyGrowthRatio, bootstrap_rounds: context.gates.bootstrapRounds, confidence: context.gates.confidence, max_error_rate: maxErrorRate(context.gates), ...(context.gates.gainConfidence === undefined ? {} : { gain_confidence: context.gates.gainConfidence }) },
-    method: { pairing: 'case', interval: 'bca', also: 'percentile', rounds: analysis.settings.rounds, seed: analysis.settings.seed, prng: 'xoshiro128**', category_adjustment: 'bonferroni', pass_at_k: 'unbiased (Chen et al. 2021)' },
+    method: { pairing: 'case', interval: 'bca', also: 'percentile', pass_fail: 'tango-score (Tango 1998) with exact McNemar', rounds: analysis.settings.rounds, seed: analysis.settings.seed, prng: 'xoshiro128**', category_adjustment: 'bonferroni', pass_at_k: 'unbiased (Chen et al. 2021)' },
     verdict,
     reason: '',
     created_at: now.toISOString(),
@@ -79,10 +83,12 @@ function bestOfNRecord(c: BestOfNComparison): BestOfNRecord {
     candidate_selected: c.selected.candidatePass,
     delta: c.selected.delta.value,
     ci95: interval(c.selected.delta.ci),
+    ci_method: c.selected.delta.method,
     baseline_pass_at_n: c.baselinePassAtN,
     candidate_pass_at_n: c.candidatePassAtN,
     difference_in_differences: c.differenceInDifferences?.value ?? null,
     did_ci95: c.differenceInDifferences ? interval(c.differenceInDifferences.ci) : null,
+    did_ci_method: c.differenceInDifferences?.method ?? null,
     total_tokens_ratio: finite(c.tokens?.totalTokensRatio.value),
     bestofn_ratio: finite(c.spendRatioVsSingle),
   };

@@ -3,6 +3,11 @@ import type { VerdictRecord } from './record.js';
 
 const REGRESSION_CHECKS = new Set(['regression_set', 'categories', 'overall_not_worse']);
 
+/** Every named check ran and passed. */
+function passed(record: VerdictRecord, names: readonly string[]): boolean {
+  return names.every((name) => record.checks.find((c) => c.name === name)?.passed === true);
+}
+
 export function explain(record: VerdictRecord): string {
   const sb = record.same_budget;
   const on = record.bestofn_on;
@@ -40,7 +45,14 @@ export function explain(record: VerdictRecord): string {
       if (sb && sb.ci95 === null) {
         return `inconclusive: too few cases — ${n1} on ${sb.cases} case${sb.cases === 1 ? '' : 's'} has no interval; ${cases ? `about ${cases} cases would give 80% power to detect the minimum gain of ${pct(gates.min_same_budget_gain)}` : 'more cases are needed'}.`;
       }
-      return `inconclusive: ${n1} reaches the minimum gain but its interval crosses 0; ${cases ? `about ${cases} cases would give 80% power at this effect (now ${record.power?.cases_now ?? '?'})` : 'more cases are needed'}.`;
+      if (sb && passed(record, ['same_budget_gain', 'ci_excludes_zero', 'mcnemar_agrees', 'no_length_gaming'])) {
+        const gate = record.checks.find((c) => c.name === 'tokens_per_success');
+        return `inconclusive: ${n1} is a real gain, but the tokens_per_success interval holds the gate of ×${gates.max_token_growth_ratio.toFixed(2)} (${gate?.detail ?? tps}); more cases narrow it — do not promote yet.`;
+      }
+      if (sb && sb.delta < gates.min_same_budget_gain) {
+        return `inconclusive: ${n1} is below the minimum gain of ${pct(gates.min_same_budget_gain)}, but its interval still holds it; ${cases ? `about ${cases} cases would give 80% power to detect the minimum gain (now ${record.power?.cases_now ?? '?'})` : 'more cases are needed'}.`;
+      }
+      return `inconclusive: ${n1} reaches the minimum gain but ${passed(record, ['ci_excludes_zero']) ? 'the exact McNemar test does not agree' : 'its interval crosses 0'}; ${cases ? `about ${cases} cases would give 80% power at this effect (now ${record.power?.cases_now ?? '?'})` : 'more cases are needed'}.`;
     case 'no_gain': {
       if (sb && sb.delta >= gates.min_same_budget_gain) {
         return `no gain: ${n1} does not hold up — ${failed.join('; ')}; ${atN}.`;

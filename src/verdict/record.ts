@@ -6,6 +6,7 @@
  */
 import type { ArmMetrics } from '../analysis/arm-metrics.js';
 import type { Attribution } from '../analysis/attribution/attribute.js';
+import type { CiMethod } from '../analysis/delta-interval.js';
 import type { SequentialRecord } from './sequential-record.js';
 
 export const VERDICT_SCHEMA_VERSION = 1;
@@ -47,6 +48,16 @@ export interface VerdictRecord {
     ci_percentile: Interval | null;
     /** Confidence of `ci95` (named after the seed; 0.95 unless gates.confidence says otherwise). */
     confidence: number;
+    /**
+     * How `ci95` was computed: `tango-score` (Tango 1998 score interval, pass/fail outcomes),
+     * `tango-score-clustered` (the same on counts ÷ design effect, t_{G−1}), `bca-bootstrap`
+     * (fractional outcomes), `cluster-bootstrap` (BCa over clusters).
+     */
+    ci_method: CiMethod;
+    /** Var_clustered / Var_iid of the delta (≥ 1) when the cases carry a cluster field; null otherwise. */
+    design_effect: number | null;
+    /** Clusters the cases fall in; null without a cluster field. */
+    clusters: number | null;
     se_bootstrap: number | null;
     se_paired: number | null;
     se_clustered: number | null;
@@ -56,7 +67,10 @@ export interface VerdictRecord {
     baseline_tokens_per_success: number | null;
     candidate_tokens_per_success: number | null;
     tokens_per_success_growth: number | null;
+    /** Decides the tokens_per_success gate: within when its upper bound ≤ max, over when its lower bound > max. */
     tokens_per_success_growth_ci95: Interval | null;
+    /** `bca-bootstrap`, or `cluster-bootstrap` with clusters; null when tokens are unknown. */
+    tokens_per_success_growth_ci_method: CiMethod | null;
     total_tokens_ratio: number | null;
     p95_latency_ratio: number | null;
   } | null;
@@ -64,8 +78,8 @@ export interface VerdictRecord {
   bestofn_on: BestOfNRecord | null;
   /** Every N in best_of_n (bestofn_on is the largest). */
   bestofn: BestOfNRecord[];
-  categories: Array<{ category: string; cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci: Interval | null; confidence: number; mcnemar_p: number | null; worse: boolean }>;
-  regression_set: { cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci95: Interval | null; worse: boolean; lost_cases: string[] } | null;
+  categories: Array<{ category: string; cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci: Interval | null; ci_method: CiMethod; confidence: number; mcnemar_p: number | null; worse: boolean }>;
+  regression_set: { cases: number; baseline_pass: number; candidate_pass: number; delta: number; ci95: Interval | null; ci_method: CiMethod; worse: boolean; lost_cases: string[] } | null;
   arms: ArmMetrics[];
   invariants: {
     over_budget_units: number;
@@ -99,7 +113,11 @@ export interface VerdictRecord {
   sequential?: SequentialRecord;
   /** `gain_confidence`: the level of `same_budget.ci95` when a caller corrected it for multiple screens (evolve). */
   gates: { min_same_budget_gain: number; max_token_growth_ratio: number; max_latency_growth_ratio: number; bootstrap_rounds: number; confidence: number; max_error_rate: number; gain_confidence?: number };
-  method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
+  /**
+   * `interval`/`also`: the bootstrap's intervals (fractional outcomes, ratios); `pass_fail`: the
+   * interval of 0/1 deltas. Each interval's own method is in its `ci_method` field.
+   */
+  method: { pairing: 'case'; interval: 'bca'; also: 'percentile'; pass_fail: 'tango-score (Tango 1998) with exact McNemar'; rounds: number; seed: number; prng: 'xoshiro128**'; category_adjustment: 'bonferroni'; pass_at_k: 'unbiased (Chen et al. 2021)' };
   verdict: VerdictName;
   reason: string;
   created_at: string;
@@ -127,11 +145,13 @@ export interface BestOfNRecord {
   delta: number;
   /** null when undefined (too few cases). */
   ci95: Interval | null;
+  ci_method: CiMethod;
   /** null: the arm's single paths are unknown (a ledger row stood for n paths). */
   baseline_pass_at_n: number | null;
   candidate_pass_at_n: number | null;
   difference_in_differences: number | null;
   did_ci95: Interval | null;
+  did_ci_method: CiMethod | null;
   /** Σ candidate tokens / Σ baseline tokens at this n. */
   total_tokens_ratio: number | null;
   /** Candidate spend at n=N over its spend at n=1 (the seed's `bestofn_ratio`). */

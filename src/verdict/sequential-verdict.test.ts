@@ -5,7 +5,7 @@ import type { ResultRecord } from '../ledger/records.js';
 import { shuffledIds, type SequentialPlan } from '../runner/sequential-plan.js';
 import { makeResults, pattern } from '../test-support/results.js';
 import { decideVerdict } from './decide.js';
-import { applySequential, sequentialView } from './sequential-verdict.js';
+import { applySequential, sequentialVerdictName, sequentialView } from './sequential-verdict.js';
 
 const CASES = 200;
 const context: AnalysisContext = {
@@ -100,5 +100,22 @@ describe('the sequential verdict', () => {
 
   test('a fixed-size run has no sequential view', () => {
     expect(sequentialView({ manifest: {} as Manifest, results: [] })).toBeUndefined();
+  });
+});
+
+describe('sequential rules with clusters (issue 24)', () => {
+  const futile = { stop: { atCases: 60, reason: 'futility' as const, regression: true }, decidedGain: false };
+
+  test('a futility stop with the CS below 0 is a regression, unless the clustered rules on the cases read disagree', () => {
+    expect(sequentialVerdictName('no_gain', futile).verdict).toBe('regression');
+    // Clustered cases, overall_not_worse passed on the clustered interval: no regression from the
+    // independent-case CS alone; the futility stop is a no_gain at its level.
+    expect(sequentialVerdictName('inconclusive', futile, true)).toEqual({ verdict: 'no_gain', rule: 'futility' });
+  });
+
+  test('a futility stop makes no_gain of an inconclusive whose fixed interval still holds the minimum', () => {
+    const notRegression = { ...futile, stop: { ...futile.stop, regression: false } };
+    expect(sequentialVerdictName('inconclusive', notRegression)).toEqual({ verdict: 'no_gain', rule: 'futility' });
+    expect(sequentialVerdictName('no_gain', notRegression)).toEqual({ verdict: 'no_gain', rule: undefined });
   });
 });

@@ -8,7 +8,16 @@
  *   anytime-valid gain: the CS above 0 and the gain bound at least min_same_budget_gain. The
  *   bootstrap CI of a run that could have stopped at any look is not valid on its own; without
  *   that evidence the verdict is `inconclusive`.
- * - a futility stop whose anytime-valid CS lies wholly below 0 is a `regression`.
+ * - a futility stop whose anytime-valid CS lies wholly below 0 is a `regression`; any other
+ *   futility stop is `no_gain` where the ordinary rules would say `inconclusive` (issue 24: the
+ *   fixed-sample interval of the few cases read still holds the minimum gain; the futility
+ *   bound, at futility_confidence, does not).
+ *
+ * Clusters (issue 24): the screen's capital processes read cases as independent, so with a
+ * declared `cluster` the stop may come early; both sequential rules then also need the
+ * ordinary, cluster-robust rules on the cases read — a promotion already does (its verdict
+ * must be `real_evolution` first), and a futility regression needs `overall_not_worse` to
+ * fail on the clustered interval and the clustered McNemar test.
  *
  * Everything else (`budget_leakage`, `no_gain`, categories, the regression set, invariants)
  * is the ordinary verdict on those cases. The fixed-sample intervals stay in the record, marked
@@ -42,8 +51,11 @@ export function sequentialView(run: Pick<LoadedRun, 'manifest' | 'results'>): Se
  * The verdict name after the two sequential rules, from the stop and the evidence alone — what
  * `applySequential` decides, without the bounds (calibration calls this thousands of times).
  */
-export function sequentialVerdictName(verdict: VerdictName, outcome: Pick<SequentialOutcome, 'stop' | 'decidedGain'>): { verdict: VerdictName; rule: 'regression' | 'no_anytime_gain' | undefined } {
-  if (outcome.stop?.reason === 'futility' && outcome.stop.regression && verdict !== 'invalid') return { verdict: 'regression', rule: 'regression' };
+export function sequentialVerdictName(verdict: VerdictName, outcome: Pick<SequentialOutcome, 'stop' | 'decidedGain'>, clusteredNotWorse = false): { verdict: VerdictName; rule: 'regression' | 'no_anytime_gain' | 'futility' | undefined } {
+  if (outcome.stop?.reason === 'futility' && outcome.stop.regression && verdict !== 'invalid' && !clusteredNotWorse) return { verdict: 'regression', rule: 'regression' };
+  // The fixed-sample interval of a screen stopped early still holds the minimum gain (so the
+  // ordinary rules say inconclusive); the futility stop is the design's answer, at its level.
+  if (outcome.stop?.reason === 'futility' && verdict === 'inconclusive') return { verdict: 'no_gain', rule: 'futility' };
   if ((verdict === 'real_evolution' || verdict === 'budget_growth') && !outcome.decidedGain) return { verdict: 'inconclusive', rule: 'no_anytime_gain' };
   return { verdict, rule: undefined };
 }
@@ -54,11 +66,16 @@ export function applySequential(record: VerdictRecord, monitor: SequentialMonito
   const checks: Check[] = [...record.checks];
   const n1 = section.n1;
   checks.push({ name: 'anytime_valid_gain', passed: n1.decided_gain, detail: `anytime-valid ${pct(section.method.confidence)} CS [${pts(n1.cs[0])}, ${pts(n1.cs[1])}], ${pct(section.method.gain_confidence)} gain bound ${pts(n1.gain_bound)} vs min ${pts(gain)} (${section.stopped_at} cases, ${section.stop_reason})` });
-  const { verdict, rule } = sequentialVerdictName(record.verdict, monitor.outcome());
+  // With clusters the independent-case CS alone does not make a regression (see above).
+  const clusteredNotWorse = record.same_budget?.clusters != null && record.checks.find((c) => c.name === 'overall_not_worse')?.passed === true;
+  const { verdict, rule } = sequentialVerdictName(record.verdict, monitor.outcome(), clusteredNotWorse);
   let power = record.power;
   let reason: string | undefined;
   if (rule === 'regression') {
     checks.push({ name: 'anytime_valid_no_loss', passed: false, detail: `the anytime-valid ${pct(section.method.confidence)} CS of the n=1 delta [${pts(n1.cs[0])}, ${pts(n1.cs[1])}] lies below 0` });
+  } else if (rule === 'futility') {
+    power = null;
+    reason = `no gain: the screen stopped for futility — the anytime-valid ${pct(section.method.futility_confidence)} futility bound of the n=1 delta (${pts(n1.futility_bound)}) is below the minimum gain ${pts(gain)} (a no_gain at that level: the fixed-sample interval would still hold the minimum).`;
   } else if (rule === 'no_anytime_gain') {
     power = powerOf(record);
     reason = `inconclusive: the n=1 delta ${pts(record.same_budget?.delta ?? n1.delta)} passes the fixed-sample rules, but under optional stopping the anytime-valid ${pct(section.method.gain_confidence)} gain bound (${pts(n1.gain_bound)}) does not reach the minimum gain ${pts(gain)}; a larger split would decide it.`;

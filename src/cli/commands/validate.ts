@@ -4,6 +4,7 @@ import { relative, resolve } from 'node:path';
 import { loadConfig, readApiKey } from '../../config/index.js';
 import type { ExperimentConfig } from '../../config/types.js';
 import { IsobudgetError, IsobudgetErrors } from '../../core/errors.js';
+import { undeclaredClusterWarning } from '../../datasets/near-duplicates.js';
 import { checkSkillFile } from '../../gates/skill-file.js';
 import { comparisonErrors } from '../../config/comparison-errors.js';
 import { loadRunInputs } from '../../runner/inputs.js';
@@ -39,6 +40,8 @@ export const validateCommand: CommandSpec = {
       for (const [name, info] of Object.entries(inputs.datasets)) io.stdout.write(`dataset ok: ${name} ${info.cases} cases (${info.path})\n`);
       for (const leak of inputs.overlap) io.stdout.write(`overlap (allowed): ${leak}\n`);
       warnings.push(...(inputs.warnings ?? []).map((warning) => new IsobudgetError('dataset_ids_hashed', warning)));
+      const clusters = undeclaredClusterWarning(inputs.cases, { file: inputs.datasets[split]?.path ?? config.configPath, split });
+      if (clusters) warnings.push(clusters);
     }
     if (warnings.length > 0 && values.strict === true) throw new IsobudgetErrors(warnings);
     for (const warning of warnings) io.stderr.write(`warning: ${warning.format()}\n`);

@@ -21,7 +21,9 @@ describe('calibrate --evolve: null-proposer loops', () => {
     expect(report.dropped).toBe(0);
     expect(report.screenConfidence).toBeCloseTo(1 - 0.05 / 15, 12);
     const { fixed, uncorrected } = report.policies;
-    expect(uncorrected.rate).toBeGreaterThanOrEqual(0.15);
+    // Seed 5: 12.5% of uncorrected loops accept a no-better edit (15%+ before issue 24 made a
+    // gain need the exact McNemar test too); the corrected loop stays ≤ 5%.
+    expect(uncorrected.rate).toBeGreaterThanOrEqual(0.1);
     expect(fixed.rate).toBeLessThanOrEqual(0.05);
     expect(fixed.loopsAccepting).toBeLessThanOrEqual(uncorrected.loopsAccepting);
     expect(fixed.ci95[0]).toBeLessThanOrEqual(fixed.rate);

@@ -105,7 +105,7 @@ function footer(input: ReportInput): string {
     ['experiment', verdict.experiment],
     ['verdict decided', verdict.created_at],
     ['report written', input.generatedAt.toISOString()],
-    ['method', `paired by ${verdict.method.pairing}; ${verdict.method.interval.toUpperCase()} intervals (${verdict.method.also} beside), ${verdict.method.rounds} rounds, seed ${verdict.method.seed}, ${verdict.method.prng}; categories ${verdict.method.category_adjustment}; pass@k ${verdict.method.pass_at_k}`],
+    ['method', `paired by ${verdict.method.pairing}; pass/fail deltas: ${verdict.method.pass_fail ?? 'bootstrap'}; other quantities: ${verdict.method.interval.toUpperCase()} bootstrap intervals (${verdict.method.also} beside), ${verdict.method.rounds} rounds, seed ${verdict.method.seed}, ${verdict.method.prng}; categories ${verdict.method.category_adjustment}; pass@k ${verdict.method.pass_at_k}`],
     ['gates', `min same-budget gain ${verdict.gates.min_same_budget_gain}, max tokens/success growth ×${verdict.gates.max_token_growth_ratio}, max p95 latency growth ×${verdict.gates.max_latency_growth_ratio}, confidence ${verdict.gates.confidence}`],
   ];
   if (manifest) {
