@@ -17,7 +17,7 @@ const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 
 
 let cwd = '';
 
-/** `init exp` run once on the simulator (its verdict: no_gain, exit 10 under --gate); each test works on a copy. */
+/** `init exp` run once on the simulator (its verdict: inconclusive — 24 cases cannot rule out the minimum gain — exit 10 under --gate); each test works on a copy. */
 beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'isobudget-integrity-'));
   expect((await runCli(['init', 'exp'], { cwd })).code).toBe(0);
@@ -34,15 +34,15 @@ function finishedRun(id: string): { cwd: string; dir: string } {
 test('run --resume of a finished run exits with its verdict (--gate) and prints it (--json); a missing verdict.json is decided', async () => {
   const { dir } = finishedRun('done');
   const decided = JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8')) as { verdict: string };
-  expect(decided.verdict).toBe('no_gain');
+  expect(decided.verdict).toBe('inconclusive');
   const gated = await runCli(['run', '--resume', 'done', '--gate'], { cwd });
   expect(gated.code).toBe(10);
-  expect(gated.stdout).toContain('verdict: NO_GAIN');
+  expect(gated.stdout).toContain('verdict: INCONCLUSIVE');
 
   rmSync(join(dir, 'verdict.json'));
   const missing = await runCli(['run', '--resume', 'done', '--gate', '--json'], { cwd });
   expect(missing.code, missing.stderr).toBe(10);
-  expect(JSON.parse(missing.stdout)).toMatchObject({ verdict: 'no_gain' });
+  expect(JSON.parse(missing.stdout)).toMatchObject({ verdict: 'inconclusive' });
   expect(missing.stderr).toContain('already complete');
   expect(missing.stderr).toContain('its verdict was missing and is decided now');
   expect(existsSync(join(dir, 'verdict.json'))).toBe(true);
@@ -65,7 +65,7 @@ test('the manifest is `complete` only after verdict.json: a stop between the las
   expect(existsSync(join(dir, 'verdict.json'))).toBe(false);
   const resumed = await runCli(['run', '--resume', 'cut', '--gate', '--json'], { cwd });
   expect(resumed.code, resumed.stderr).toBe(10);
-  expect(JSON.parse(resumed.stdout)).toMatchObject({ verdict: 'no_gain' });
+  expect(JSON.parse(resumed.stdout)).toMatchObject({ verdict: 'inconclusive' });
   expect(manifestOf(dir).status).toBe('complete');
   expect(existsSync(join(dir, 'verdict.json'))).toBe(true);
 }, 60_000);

@@ -2,9 +2,10 @@
  * Cross-check of a run's two ledgers, pure (issue 24 item 7): every result's `calls` and
  * `total_tokens` must be what its calls in calls.jsonl add up to, by the runner's own rule
  * (run-unit.ts: answered calls, judging only with budget.include_judge, unknown usage makes
- * the total unknown), and calls.jsonl must hold as many calls as the manifest counted. A run
+ * the total unknown, an attempt of unknown outcome counts at its reservation), and calls.jsonl must hold as many calls as the manifest counted. A run
  * whose candidate calls were deleted, or whose totals were edited, fails here.
  */
+import { OUTCOME_UNKNOWN } from './call-intents.js';
 import type { CallRecord, ResultRecord } from './records.js';
 
 const key = (r: Pick<CallRecord, 'split' | 'arm' | 'epoch' | 'case_id'>): string => `${r.split}\u0000${r.arm}\u0000${r.epoch}\u0000${r.case_id}`;
@@ -32,7 +33,13 @@ export function firstTotalsMismatch(results: readonly ResultRecord[], calls: rea
     let unit = units.get(k);
     if (!unit) units.set(k, (unit = { count: 0, tokens: 0, missing: 0 }));
     unit.count += 1;
-    const counted = call.error === undefined && (options.includeJudge || (call.role !== 'judge' && call.role !== 'select'));
+    const towardB = options.includeJudge || (call.role !== 'judge' && call.role !== 'select');
+    // An attempt that may have been billed but never said is booked at its reservation (run-unit.ts).
+    if (call.note === OUTCOME_UNKNOWN) {
+      if (towardB) unit.tokens += call.reserved_tokens ?? call.booked_tokens ?? 0;
+      continue;
+    }
+    const counted = call.error === undefined && towardB;
     if (!counted) continue;
     if (call.usage_missing || typeof call.total_tokens !== 'number') unit.missing += 1;
     else unit.tokens += call.total_tokens;
