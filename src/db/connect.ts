@@ -35,7 +35,9 @@ export function checkDatabaseUrl(url: string, source: string): string {
     throw new IsobudgetError('usage', `${source} is not a URL`, { hint: 'use postgres://USER@HOST:5432/DATABASE (trust or password auth)' });
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new IsobudgetError('usage', `${source} must start with postgres:// or postgresql://, got ${parsed.protocol}//`, { hint: 'use postgres://USER@HOST:5432/DATABASE' });
+    throw new IsobudgetError('usage', `${source} must start with postgres:// or postgresql://, got ${parsed.protocol}//`, {
+      hint: 'use postgres://USER@HOST:5432/DATABASE',
+    });
   }
   return url;
 }
@@ -50,6 +52,10 @@ export function openPool(url: string, options: PoolOptions): Database {
   // An idle client that loses its server (restart, network) must not crash the process:
   // the next query gets the error instead.
   pool.on('error', () => {});
+  // A client checked out of the pool has no listener of the pool's: a server restart or a cut
+  // session (pg_terminate_backend) would be an unhandled 'error' event and kill the process.
+  // Its query gets the error instead, and the pool drops the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
@@ -59,7 +65,7 @@ export async function probeDatabase(pool: Database, url: string): Promise<void> 
     const client = await pool.connect();
     client.release();
   } catch (error) {
-    const reason = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : String(error);
+    const reason = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
     throw new IsobudgetError('db_unreachable', `cannot connect to ${describeDatabase(url)}: ${scrubPassword(reason, url)}`, {
       hint: 'is PostgreSQL running and reachable? (e.g. `pg_isready -h HOST`); check the URL given by --db or ISOBUDGET_DATABASE_URL',
     });
