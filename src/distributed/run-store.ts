@@ -29,7 +29,7 @@ export interface StoredInputs {
 export interface RunRow {
   run_id: string;
   experiment: string;
-  status: 'running' | 'complete' | 'interrupted';
+  status: 'running' | 'complete' | 'interrupted' | 'cancelled';
   split: string;
   config_hash: string;
   inputs: StoredInputs;

@@ -4,10 +4,8 @@
  * job, all in one transaction. Submitting a run id again adds any missing unit and enqueues
  * only the units that are neither committed nor queued.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type pg from 'pg';
 import { loadConfig } from '../config/index.js';
 import type { SplitName } from '../config/types.js';
 import { IsobudgetError } from '../core/errors.js';
@@ -21,7 +19,8 @@ import { loadRunInputs } from '../runner/inputs.js';
 import { openRunDir } from '../runner/open-run-dir.js';
 import { planUnits } from '../runner/plan.js';
 import { collectCodeFiles } from './code-files.js';
-import { UNIT_QUEUE, type JobQueue, type UnitJob } from './jobs.js';
+import { enqueueOpen } from './enqueue.js';
+import type { JobQueue } from './jobs.js';
 import { getRun, insertRun, insertUnits, putInput, type StoredInputs } from './run-store.js';
 
 export interface SubmitOptions {
@@ -81,7 +80,7 @@ export async function submitRun(options: SubmitOptions): Promise<Submitted> {
         existing.run_id,
         planUnits({ split: inputs.split, cases: inputs.cases, regressionCases: inputs.regressionCases, bestOfN: config.budget.bestOfN, epochs: config.epochs }),
       );
-      return enqueueOpen(client, options, existing.run_id, existing.lease_seconds);
+      return enqueueOpen(client, options.queue, existing.run_id, { leaseSeconds: existing.lease_seconds, retryLimit: options.retryLimit, states: ['queued', 'failed'] });
     });
     return { runId: existing.run_id, runDir: `${options.outDir}/${existing.run_id}`, manifest: existing.manifest, ...counts };
   }
@@ -121,7 +120,7 @@ export async function submitRun(options: SubmitOptions): Promise<Submitted> {
       });
     }
     await insertUnits(client, runId, units);
-    return enqueueOpen(client, options, runId, options.leaseSeconds);
+    return enqueueOpen(client, options.queue, runId, { leaseSeconds: options.leaseSeconds, retryLimit: options.retryLimit, states: ['queued'] });
   }).catch((error: unknown) => {
     // The run directory of a submission that did not land is not a run (the winner of a race
     // for the id rebuilds its own from the database when the run finishes).
@@ -150,52 +149,4 @@ function clearCutSubmission(dir: string, configHash: string): void {
     if (existsSync(join(dir, 'manifest.json'))) return;
   }
   rmSync(dir, { recursive: true, force: true });
-}
-
-/**
- * One job per unit that is open (queued, or failed and so re-submitted) and has no live job —
- * in the caller's transaction, under the run row's lock: two re-submits at once queue each
- * unit once. The job's id is written on the unit: one live job per unit.
- */
-async function enqueueOpen(
-  client: pg.PoolClient,
-  options: SubmitOptions,
-  runId: string,
-  leaseSeconds: number,
-): Promise<{ enqueued: number; committed: number }> {
-  const { queue } = options;
-  await client.query('SELECT 1 FROM runs WHERE run_id = $1 FOR UPDATE', [runId]);
-  const open = (
-    await client.query<{ unit_key: string }>(
-      `SELECT u.unit_key FROM units u WHERE u.run_id = $1 AND u.state IN ('queued', 'failed')
-        AND NOT EXISTS (SELECT 1 FROM ${queue.schema}.job j WHERE j.name = $2 AND j.id = u.job_id AND j.state < 'completed')
-      ORDER BY u.seq`,
-      [runId, UNIT_QUEUE],
-    )
-  ).rows;
-  const jobs = open.map((u) => ({
-    id: randomUUID(),
-    name: UNIT_QUEUE,
-    data: { run_id: runId, unit_key: u.unit_key } satisfies UnitJob,
-    singletonKey: `${runId}/${u.unit_key}`,
-    expireInSeconds: leaseSeconds,
-    retryLimit: options.retryLimit ?? 3,
-    retryDelay: 0,
-  }));
-  const executor = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
-  for (let i = 0; i < jobs.length; i += 1000) {
-    const chunk = jobs.slice(i, i + 1000);
-    await queue.boss.insert(chunk, { db: executor });
-    await client.query(
-      `UPDATE units u SET job_id = v.job_id, state = 'queued' FROM unnest($2::text[], $3::uuid[]) AS v(unit_key, job_id) WHERE u.run_id = $1 AND u.unit_key = v.unit_key`,
-      [runId, chunk.map((j) => j.data.unit_key), chunk.map((j) => j.id)],
-    );
-  }
-  const total = (
-    await client.query<{ n: number; committed: number }>(
-      `SELECT count(*)::int AS n, (count(*) FILTER (WHERE state = 'committed'))::int AS committed FROM units WHERE run_id = $1`,
-      [runId],
-    )
-  ).rows[0];
-  return { enqueued: jobs.length, committed: total?.committed ?? 0 };
 }

@@ -21,7 +21,8 @@ export async function loadRunFromDatabase(db: Database, runId: string, runsDir: 
     db.query<{ record: ResultRecord }>('SELECT record FROM results WHERE run_id = $1 ORDER BY seq', [runId]),
     callCounts(db, runId),
   ]);
-  const manifest: Manifest = { ...row.manifest, status: row.status, calls: counts };
+  // A cancelled run is, to the analysis, one that stopped before its end.
+  const manifest: Manifest = { ...row.manifest, status: row.status === 'cancelled' ? 'interrupted' : row.status, calls: counts };
   return { dir: join(runsDir, runId), manifest, results: results.rows.map((r) => r.record) };
 }
 

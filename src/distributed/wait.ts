@@ -87,11 +87,12 @@ async function poll(
     progress.unitDone(row.record);
   }
   const counts = (
-    await db.query<{ units: number; open: number }>(
-      `SELECT count(*)::int AS units, (count(*) FILTER (WHERE state <> 'committed'))::int AS open FROM units WHERE run_id = $1`,
+    await db.query<{ units: number; open: number; status: string }>(
+      `SELECT count(*)::int AS units, (count(*) FILTER (WHERE state <> 'committed'))::int AS open, (SELECT status FROM runs WHERE run_id = $1) AS status FROM units WHERE run_id = $1`,
       [runId],
     )
-  ).rows[0] ?? { units: 0, open: 0 };
+  ).rows[0] ?? { units: 0, open: 0, status: 'running' };
+  if (counts.status === 'cancelled') return { done: false, reason: 'it was cancelled (isobudget runs cancel); give its units back with isobudget runs requeue ID --db URL' };
   // A run whose units are not all in the database is not complete, whatever is committed.
   if (counts.units < planned) return { done: false, reason: `its submission is incomplete (${counts.units} of ${planned} units in the database)` };
   if (counts.open === 0) return { done: true, units: planned };

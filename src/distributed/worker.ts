@@ -188,9 +188,11 @@ async function runJob(context: JobContext, runtime: RunRuntime, job: { id: strin
   const run = { ...runtime.run, signal };
   const ledger = new UnitLedger(db, { runId, unitKey: key, attemptId, seq: row.seq }, runtime.redact);
   runtime.ledgers.set(key, ledger);
-  const unit = runtime.unitOf(row);
-  const unitContext = createUnitContext(run, unit);
+  let unitContext: ReturnType<typeof createUnitContext> | undefined;
   try {
+    // Inside the try: a unit missing from the stored inputs fails that unit, not the worker.
+    const unit = runtime.unitOf(row);
+    unitContext = createUnitContext(run, unit);
     const outcome = await runUnit(run, unit, runtime.services, unitContext);
     if (signal.aborted) throw signal.reason;
     const won = await ledger.commit(unitContext.calls, outcome.result);
@@ -199,7 +201,7 @@ async function runJob(context: JobContext, runtime: RunRuntime, job: { id: strin
     return won ? 'committed' : 'duplicates';
   } catch (error) {
     // Billed calls of an attempt that will not commit are kept apart (interrupted), never lost.
-    await ledger.abandon(unitContext.calls).catch(() => undefined);
+    await ledger.abandon(unitContext?.calls ?? []).catch(() => undefined);
     const message = error instanceof Error ? error.message : String(error);
     if (lease.signal.aborted) return 'handedBack';
     const giveBack = (reason: string, delay: number) => (): Promise<boolean> => handBack(db, queue.schema, runId, key, job.id, attemptId, reason, delay);

@@ -6,7 +6,7 @@
  *
  * Unit states: queued (waiting for a worker), active (held, lease running), committed
  * (result in the ledger, final), failed (out of attempts: `runs requeue ID --failed`),
- * cancelled (`runs cancel`).
+ * cancelled (`runs cancel`). A run may be `cancelled` too.
  */
 import type { Migration } from '../spec.js';
 
@@ -39,6 +39,8 @@ ALTER TABLE units
   ADD COLUMN handbacks INTEGER NOT NULL DEFAULT 0,
   ADD COLUMN last_error TEXT;
 CREATE INDEX units_active ON units (lease_until) WHERE state = 'active';
+ALTER TABLE runs DROP CONSTRAINT runs_status_check;
+ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running', 'complete', 'interrupted', 'cancelled'));
 CREATE INDEX units_job ON units (job_id);
 `,
 };
