@@ -49,7 +49,8 @@ export class OutageLog {
     this.failures += 1;
     if (this.since !== undefined) return;
     this.since = Date.now();
-    const code = (error as { code?: string } | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+    const raw = (error as { code?: string } | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+    const code = raw === '53300' ? 'too many connections, SQLSTATE 53300: the server\'s max_connections is used up' : raw;
     this.log(`${this.what}: database unreachable (${code}); retrying with back-off`);
   }
 

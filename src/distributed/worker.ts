@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { IsobudgetError } from '../core/errors.js';
-import { backoffMs, isConnectionError } from '../db/connection-errors.js';
+import { backoffMs, isConnectionError, retryConnectionLoss } from '../db/connection-errors.js';
 import { createUnitContext, runUnit } from '../runner/run-unit.js';
 import { sleep } from '../runner/pool.js';
 import { runHeartbeat, OutageLog, type HeldAttempt } from './heartbeat.js';
@@ -60,7 +60,7 @@ export async function runWorker(given: WorkerOptions): Promise<WorkerSummary> {
   options.signal.addEventListener('abort', stop, { once: true });
   if (options.signal.aborted) stop();
   const identity = newWorkerIdentity(options.version);
-  await registerWorker(db, identity, options.concurrency, options.deadAfterSeconds);
+  await retryConnectionLoss(() => registerWorker(db, identity, options.concurrency, options.deadAfterSeconds), { maxFailures: 12 });
   options.onStart?.(identity.id);
   const held = new Map<string, HeldAttempt>();
   const pending: Array<() => Promise<unknown>> = [];

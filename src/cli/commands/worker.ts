@@ -5,6 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
+import { connectionFailure } from '../../db/connect.js';
+import { isConnectionError, retryConnectionLoss } from '../../db/connection-errors.js';
 import { openJobQueue } from '../../distributed/jobs.js';
 import { runWorker } from '../../distributed/worker.js';
 import { numberOption, parseCommandArgs } from '../args.js';
@@ -43,7 +45,10 @@ export const workerCommand: CommandSpec = {
     const log = (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
     const db = await requireTeamDatabase(values.db, io, 'worker', concurrency * 2 + 4);
     try {
-      const queue = await openJobQueue(db, { maintenanceSeconds: leaseCheck });
+      // A full connection table (53300) or a restart while starting: waited out a while, then one line naming it.
+      const queue = await retryConnectionLoss(() => openJobQueue(db, { maintenanceSeconds: leaseCheck }), { maxFailures: 12 }).catch((error: unknown) => {
+        throw isConnectionError(error) ? connectionFailure(error, db.options.connectionString ?? '', db.options.max) : error;
+      });
       try {
         const summary = await runWorker({
           db, queue, concurrency, untilIdle: values['until-idle'] === true, signal: io.signal, env: io.env,
@@ -53,6 +58,8 @@ export const workerCommand: CommandSpec = {
           onStart: (id) => log(`worker ${id} started: isobudget ${TOOL_VERSION}, pid ${process.pid}, concurrency ${concurrency}, dead-after ${deadAfter} s`),
           log,
           onEvent: (runId, message) => log(`run ${runId}: ${message}`),
+        }).catch((error: unknown) => {
+          throw isConnectionError(error) ? connectionFailure(error, db.options.connectionString ?? '', db.options.max) : error;
         });
         log(`worker: ${summary.committed} unit(s) committed, ${summary.duplicates} already done, ${summary.failed} failed, ${summary.handedBack} handed back`);
         return io.signal.aborted ? EXIT.interrupted : EXIT.ok;
