@@ -89,7 +89,16 @@ describe.skipIf(skip)('atomic, idempotent submission', () => {
   test('two re-submits at once of a run whose jobs were lost queue each unit once', async () => {
     expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'twice'], { cwd: dir })).code).toBe(0);
     await client.query(`DELETE FROM ${schema.schema}_jobs.job WHERE data->>'run_id' = 'twice'`);
-    const both = await Promise.all([1, 2].map(() => runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'twice'], { cwd: dir })));
+    // Both re-submits held at their first touch of the units table, then let go together.
+    const blocker = new pg.Client({ connectionString: schema.url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE units IN ACCESS EXCLUSIVE MODE');
+    const running = [1, 2].map(() => runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'twice'], { cwd: dir }));
+    expect(await until(async () => (await count(client, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'isobudget run --distributed' AND wait_event_type = 'Lock'`)) === 2)).toBe(true);
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    const both = await Promise.all(running);
     for (const out of both) expect(out.code, out.stderr).toBe(0);
     expect(await liveJobsPerUnit('twice')).toEqual(Array(UNITS).fill(1));
     await client.query(`DELETE FROM ${schema.schema}_jobs.job WHERE data->>'run_id' = 'twice'`);

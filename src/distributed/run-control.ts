@@ -12,6 +12,7 @@ import type { Database } from '../db/spec.js';
 import { enqueueOpen } from './enqueue.js';
 import { UNIT_QUEUE, type JobQueue } from './jobs.js';
 import { requireRun } from './run-store.js';
+import { notifyRun } from './run-notifications.js';
 
 export async function requeueRun(db: Database, queue: JobQueue, runId: string, options: { failed: boolean }): Promise<{ enqueued: number; committed: number }> {
   const run = await requireRun(db, runId);
@@ -31,6 +32,7 @@ export async function cancelRun(db: Database, queue: JobQueue, runId: string): P
       [runId],
     )).rows;
     await client.query(`UPDATE ${queue.schema}.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND data->>'run_id' = $2 AND state < 'completed'`, [UNIT_QUEUE, runId]);
+    await notifyRun(client, runId);
     return { cancelled: units.length, running: units.filter((u) => u.state === 'active').length };
   });
 }

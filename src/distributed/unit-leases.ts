@@ -15,6 +15,7 @@
  */
 import type { Database } from '../db/spec.js';
 import { UNIT_QUEUE } from './jobs.js';
+import { notifyRun } from './run-notifications.js';
 import type { UnitRow } from './run-store.js';
 
 export interface Holder {
@@ -116,7 +117,10 @@ export async function failUnit(
     [runId, unitKey, attemptId, jobId, error.slice(0, 2000), UNIT_QUEUE],
   );
   const state = rows[0]?.state;
-  if (state === 'failed') await db.query(`UPDATE units SET state = 'failed' WHERE run_id = $1 AND unit_key = $2 AND state = 'queued'`, [runId, unitKey]);
+  if (state === 'failed') {
+    await db.query(`UPDATE units SET state = 'failed' WHERE run_id = $1 AND unit_key = $2 AND state = 'queued'`, [runId, unitKey]);
+    await notifyRun(db, runId);
+  }
   return state;
 }
 

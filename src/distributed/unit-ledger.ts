@@ -12,6 +12,7 @@ import { unknownOutcomeRecord } from '../ledger/call-intents.js';
 import type { CallStart } from '../ledger/jsonl-writer.js';
 import { LEDGER_SCHEMA_VERSION, type CallRecord, type ResultRecord } from '../ledger/records.js';
 import { CALL_COLUMNS, callRow, RESULT_COLUMNS, resultRow } from './ledger-rows.js';
+import { notifyRun } from './run-notifications.js';
 
 export interface UnitAttempt {
   runId: string;
@@ -91,6 +92,7 @@ export class UnitLedger {
         // Earlier attempts that died mid-unit: what they started was billed (or may have been), never counted.
         await client.query(`UPDATE calls SET state = 'interrupted' WHERE run_id = $1 AND unit_key = $2 AND state = 'in_flight'`, [runId, unitKey]);
         await client.query(`UPDATE units SET state = 'committed', committed_at = now() WHERE run_id = $1 AND unit_key = $2`, [runId, unitKey]);
+        await notifyRun(client, runId);
       }
       return won;
     });

@@ -11,6 +11,7 @@ import { armsFor } from '../runner/plan.js';
 import { Progress, type ProgressSink } from '../runner/progress.js';
 import { backoffMs, isConnectionError } from '../db/connection-errors.js';
 import { OutageLog } from './heartbeat.js';
+import { RunNotifications } from './run-notifications.js';
 import type { JobQueue } from './jobs.js';
 import { sweepLapsed } from './unit-leases.js';
 import { requireRun } from './run-store.js';
@@ -22,9 +23,14 @@ export interface WaitOptions {
   progress?: ProgressSink;
   signal?: AbortSignal;
   pollMs?: number;
+  /** While listening (LISTEN/NOTIFY), how often it reads anyway (ms). */
+  listenPollMs?: number;
   /** Lines for the operator (the database lost and back). */
   log?: (line: string) => void;
 }
+
+/** While listening: a read every 5 s regardless (the supervisor's sweep, a missed notification). */
+const SLOW_POLL_MS = 5000;
 
 /** How far back each poll looks for late commits (result ids). */
 const LOOK_BACK = 1000;
@@ -40,6 +46,7 @@ export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
   const floor = Number((await db.query<{ id: string }>('SELECT COALESCE(max(id), 0)::text AS id FROM results WHERE run_id = $1', [runId])).rows[0]?.id ?? 0);
   const state = { lastId: floor, floor, seen: new Set<number>() };
   const outage = new OutageLog(options.log ?? (() => {}), `run ${runId}`);
+  const notifications = new RunNotifications(db, runId);
   try {
     for (;;) {
       if (options.signal?.aborted) return { done: false, reason: 'interrupted' };
@@ -54,9 +61,11 @@ export async function waitForRun(options: WaitOptions): Promise<WaitOutcome> {
         await sleep(backoffMs(outage.failures), options.signal).catch(() => undefined);
         continue;
       }
-      await sleep(options.pollMs ?? 500, options.signal).catch(() => undefined);
+      // Woken by the commit's NOTIFY; the slow interval only covers a missed one (and sweeps leases).
+      await notifications.wait(notifications.listening ? (options.listenPollMs ?? SLOW_POLL_MS) : (options.pollMs ?? 500), options.signal);
     }
   } finally {
+    notifications.close();
     progress.finish();
   }
 }
