@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
-import { count, slowAgentProject, until } from './support/team.js';
+import { count, simProject, slowAgentProject, until } from './support/team.js';
 
 const skip = await skipWithoutPostgres('team control');
 
@@ -115,4 +115,18 @@ describe.skipIf(skip)('attempts, dead letters, status, cancel', () => {
     expect(waited.code).toBe(2);
     expect(waited.stderr).toContain('it was cancelled');
   }, 60_000);
+
+  test('fair across runs: a small run submitted behind a large one is served round-robin, not after it', async () => {
+    const big = simProject('big', 10);
+    const small = simProject('small', 2);
+    expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'big'], { cwd: big })).code).toBe(0);
+    expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'small'], { cwd: small })).code).toBe(0);
+    // One lane: units run one at a time, in the queue's order.
+    const worker = await runCli(['worker', '--db', schema.url, '--until-idle', '--concurrency', '1', '--sim-latency-scale', '0'], { cwd: big });
+    expect(worker.code, worker.stderr).toBe(0);
+    const order = (await client.query<{ run_id: string }>(`SELECT run_id FROM units WHERE run_id IN ('big', 'small') ORDER BY committed_at`)).rows.map((r) => r.run_id);
+    expect(order).toHaveLength(48);
+    // Round-robin: the small run's 8 units are done within the first 16 (FIFO would put them at 41–48).
+    expect(order.lastIndexOf('small')).toBeLessThan(16);
+  });
 });

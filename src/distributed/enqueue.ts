@@ -2,6 +2,11 @@
  * Queueing a run's open units: one pg-boss job per unit that has none live, inserted in the
  * caller's transaction under the run row's lock (two submitters at once queue each unit
  * once), the job's id written on the unit — one live job per unit.
+ *
+ * Fair across runs: a job's pg-boss priority is minus its unit's position in the plan, and
+ * pg-boss serves the highest priority first — so the workers take the first unit of every
+ * run, then the second of every run, … (round-robin by run): a small run submitted behind a
+ * large one is not queued behind all of it.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -18,8 +23,8 @@ export interface EnqueueOptions {
 
 export async function enqueueOpen(client: pg.PoolClient, queue: JobQueue, runId: string, options: EnqueueOptions): Promise<{ enqueued: number; committed: number }> {
   await client.query('SELECT 1 FROM runs WHERE run_id = $1 FOR UPDATE', [runId]);
-  const open = (await client.query<{ unit_key: string }>(
-    `SELECT u.unit_key FROM units u WHERE u.run_id = $1 AND u.state = ANY($3::text[])
+  const open = (await client.query<{ unit_key: string; seq: number }>(
+    `SELECT u.unit_key, u.seq FROM units u WHERE u.run_id = $1 AND u.state = ANY($3::text[])
         AND NOT EXISTS (SELECT 1 FROM ${queue.schema}.job j WHERE j.name = $2 AND j.id = u.job_id AND j.state < 'completed')
       ORDER BY u.seq`,
     [runId, UNIT_QUEUE, options.states],
@@ -29,6 +34,7 @@ export async function enqueueOpen(client: pg.PoolClient, queue: JobQueue, runId:
     name: UNIT_QUEUE,
     data: { run_id: runId, unit_key: u.unit_key } satisfies UnitJob,
     singletonKey: `${runId}/${u.unit_key}`,
+    priority: -u.seq,
     expireInSeconds: options.leaseSeconds,
     retryLimit: options.retryLimit ?? 3,
     retryDelay: 0,
