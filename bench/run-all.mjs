@@ -84,6 +84,8 @@ const OTHERS = [
   { name: 'distributed-ledger', script: 'distributed-ledger.mjs', args: [] },
   { name: 'distributed-kill', script: 'distributed-kill.mjs', args: [] },
   { name: 'distributed-equivalence', script: 'distributed-equivalence.mjs', args: [] },
+  // Team mode under faults (issue 23): time lost per worker kill -9 and per database restart, team reads at --calls rows.
+  { name: 'team-faults', script: 'team-faults.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

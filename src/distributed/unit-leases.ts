@@ -28,8 +28,13 @@ export interface Holder {
   leaseSeconds: number;
 }
 
-/** A job fetched but never claimed (its worker died in between) goes back after this long (s). */
-const UNCLAIMED_GRACE_SECONDS = 60;
+/**
+ * A job fetched but never claimed (its worker died between the fetch and the claim, two
+ * statements apart) goes back after this long (s). A live worker claims within milliseconds;
+ * one that takes longer only risks a second attempt, which the results' unique key keeps from
+ * counting twice.
+ */
+const UNCLAIMED_GRACE_SECONDS = 10;
 
 const UNIT_COLUMNS = 'unit_key, seq, split, case_id, arm, epoch, state';
 
@@ -135,7 +140,7 @@ export interface SweepResult {
  * The supervisor's pass (any live worker or waiting submitter runs it; row locks make
  * concurrent passes safe): workers silent past their own --dead-after are marked dead, and
  * every unit whose lease lapsed — a dead worker's — goes back to the queue at once, without
- * using an attempt. A job fetched but never claimed for a minute goes back too.
+ * using an attempt. A job fetched but never claimed for 10 s goes back too.
  */
 export async function sweepLapsed(db: Database, jobSchema: string): Promise<SweepResult> {
   const dead = (

@@ -119,22 +119,16 @@ export async function runWorker(given: WorkerOptions): Promise<WorkerSummary> {
           continue;
         }
         outage.ok();
-        let runtime: RunRuntime;
         try {
-          runtime = await runtimeFor(job.data.run_id);
+          summary[await runJob(context, runtimeFor, job)] += 1;
         } catch (error) {
-          if (isConnectionError(error)) {
-            pending.push(() => releaseJob(db, queue.schema, job.id, OUTAGE_DELAY_SECONDS));
-            throw error;
-          }
+          if (!(error instanceof RunRefused)) throw error;
           // This machine cannot run this run (a differing code file, another version): the unit
-          // goes back for another worker, no attempt used, and this worker stops.
-          await releaseJob(db, queue.schema, job.id).catch(() => pending.push(() => releaseJob(db, queue.schema, job.id)));
-          fatal ??= error;
-          stopping.abort(error);
+          // went back for another worker, no attempt used, and this worker stops.
+          fatal ??= error.cause;
+          stopping.abort(error.cause);
           return;
         }
-        summary[await runJob(context, runtime, job)] += 1;
       } catch (error) {
         if (!isConnectionError(error)) throw error;
         outage.lost(error);
@@ -166,11 +160,19 @@ interface JobContext {
   log: (line: string) => void;
 }
 
-async function runJob(context: JobContext, runtime: RunRuntime, job: { id: string; data: UnitJob; retryCount: number }): Promise<keyof WorkerSummary> {
+/** The run of a job cannot run on this worker (its cause says why); the unit was handed back. */
+class RunRefused extends Error {
+  constructor(override readonly cause: unknown) {
+    super('run refused');
+  }
+}
+
+async function runJob(context: JobContext, runtimeFor: (runId: string) => Promise<RunRuntime>, job: { id: string; data: UnitJob; retryCount: number }): Promise<keyof WorkerSummary> {
   const { db, queue } = context.options;
   const { run_id: runId, unit_key: key } = job.data;
   const attemptId = `${job.id.slice(0, 8)}r${job.retryCount}${randomBytes(3).toString('hex')}`;
   let row: UnitRow | undefined;
+  // Claimed at once, before the run is opened here: a worker that dies from now on is found by its lease.
   try {
     row = await claimUnit(db, runId, key, job.id, context.holderOf(attemptId));
   } catch (error) {
@@ -182,8 +184,23 @@ async function runJob(context: JobContext, runtime: RunRuntime, job: { id: strin
     await queue.boss.complete(UNIT_QUEUE, job.id);
     return 'duplicates';
   }
+  const giveBack = (reason: string, delay: number) => (): Promise<boolean> => handBack(db, queue.schema, runId, key, job.id, attemptId, reason, delay);
+  // Held (its lease renewed by the heartbeat) from the claim on, while the run opens too.
   const lease = new AbortController();
   context.held.set(attemptId, { runId, unitKey: key, abort: lease });
+  let runtime: RunRuntime;
+  try {
+    runtime = await runtimeFor(runId);
+  } catch (error) {
+    context.held.delete(attemptId);
+    const message = error instanceof Error ? error.message : String(error);
+    if (isConnectionError(error)) {
+      context.pending.push(giveBack(`database lost opening the run: ${message}`, OUTAGE_DELAY_SECONDS));
+      throw error;
+    }
+    await giveBack(`refused by worker ${context.holderOf(attemptId).workerId}: ${message}`, 0)().catch(() => context.pending.push(giveBack(`refused: ${message}`, 0)));
+    throw new RunRefused(error);
+  }
   const signal = AbortSignal.any([context.stopping, lease.signal]);
   const run = { ...runtime.run, signal };
   const ledger = new UnitLedger(db, { runId, unitKey: key, attemptId, seq: row.seq }, runtime.redact);
@@ -204,7 +221,6 @@ async function runJob(context: JobContext, runtime: RunRuntime, job: { id: strin
     await ledger.abandon(unitContext?.calls ?? []).catch(() => undefined);
     const message = error instanceof Error ? error.message : String(error);
     if (lease.signal.aborted) return 'handedBack';
-    const giveBack = (reason: string, delay: number) => (): Promise<boolean> => handBack(db, queue.schema, runId, key, job.id, attemptId, reason, delay);
     if (context.stopping.aborted) {
       context.log(`unit ${key} of run ${runId}: handed back (worker stopping; no attempt used)`);
       await giveBack('worker stopped before the unit finished', 0)().catch(() => context.pending.push(giveBack('worker stopped before the unit finished', 0)));
