@@ -39,6 +39,9 @@ ALTER TABLE units
   ADD COLUMN handbacks INTEGER NOT NULL DEFAULT 0,
   ADD COLUMN last_error TEXT;
 CREATE INDEX units_active ON units (lease_until) WHERE state = 'active';
+-- The outputs a call returned (native n returns several), as a column: the audit sums it in SQL.
+ALTER TABLE calls ADD COLUMN paths INTEGER NOT NULL DEFAULT 1;
+UPDATE calls SET paths = GREATEST(1, (record->>'paths')::int) WHERE (record->>'paths') IS NOT NULL AND (record->>'paths')::int > 1;
 ALTER TABLE runs DROP CONSTRAINT runs_status_check;
 ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK (status IN ('running', 'complete', 'interrupted', 'cancelled'));
 CREATE INDEX units_job ON units (job_id);
