@@ -92,6 +92,8 @@ const OTHERS = [
   { name: 'distributed-equivalence', script: 'distributed-equivalence.mjs', args: [] },
   // run with --otel-endpoint (a local collector, a hung one) vs without; export otel of a run (issue 22).
   { name: 'otel-export', script: 'otel-export.mjs', args: [] },
+  // Team mode under faults (issue 23): time lost per worker kill -9 and per database restart, team reads at --calls rows.
+  { name: 'team-faults', script: 'team-faults.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

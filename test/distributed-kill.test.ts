@@ -1,7 +1,7 @@
 /**
  * Exactly once under `kill -9`: a worker running the `command` executor (a sleeping agent
  * behind the run's gateway, against the simulator) is killed at a random moment mid-unit;
- * the other workers take its units once their leases expire. The run completes, every planned
+ * the other workers take its units once its heartbeat stops (--dead-after) or the lease expires. The run completes, every planned
  * unit is committed exactly once, and the dead attempts' calls are kept as `interrupted`.
  * (Three trials here; bench/distributed-kill.mjs runs ten.)
  */
@@ -48,7 +48,7 @@ describe.skipIf(skip)('kill -9 of a distributed worker', () => {
       const runId = `kill${trial}`;
       expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--lease', '3', '--run-id', runId], { cwd: dir })).code).toBe(0);
       let victim: ChildProcess | undefined;
-      const doomed = runCli(['worker', '--db', schema.url, '--concurrency', '3'], { cwd: dir, onSpawn: (child) => (victim = child) });
+      const doomed = runCli(['worker', '--db', schema.url, '--concurrency', '3', '--dead-after', '2'], { cwd: dir, onSpawn: (child) => (victim = child) });
       // Kill at a random moment once the doomed worker has calls in flight.
       for (let i = 0; i < 200; i += 1) {
         const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM calls WHERE run_id = $1 AND state = 'in_flight'`, [runId]);
@@ -81,6 +81,6 @@ describe.skipIf(skip)('kill -9 of a distributed worker', () => {
       const again = await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', runId], { cwd: dir });
       expect(again.stderr).toContain(`0 queued, ${planned} already committed`);
     }
-  });
+  }, 120_000);
 
 });

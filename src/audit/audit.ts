@@ -129,7 +129,7 @@ export function auditLedgers(data: AuditData, options: AuditSettings): AuditResu
     trends,
     drift: driftOf(trends),
     settings,
-    sources: { runs: data.runs, gatewayFiles: data.gatewayFiles, tasks: data.tasks.length, calls: data.calls.length, tasksMissingTokens: data.tasks.filter((t) => t.tokens === undefined).length },
+    sources: { runs: data.runs, gatewayFiles: data.gatewayFiles, tasks: data.tasks.length, calls: data.calls.reduce((sum, call) => sum + (call.count ?? 1), 0), tasksMissingTokens: data.tasks.filter((t) => t.tokens === undefined).length },
   };
 }
 

@@ -28,6 +28,8 @@ export interface AuditCall {
   completion: number | undefined;
   /** Outputs the call returned (native n returns several). */
   outputs: number;
+  /** Calls this row stands for (the team database sends one row per hour of calls, summed); default 1. */
+  count?: number;
 }
 
 export interface AuditData {

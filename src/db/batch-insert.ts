@@ -36,15 +36,19 @@ export async function insertRows(db: Queryable, table: string, columns: readonly
 /** Runs `work` in one transaction on one connection of the pool. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const value = await work(client);
     await client.query('COMMIT');
     return value;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      // No rollback on a dead connection: the client is dropped, not returned to the pool.
+      broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+    });
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { IsobudgetError } from '../core/errors.js';
 import type { Database } from './spec.js';
+import { isTooManyConnections } from './connection-errors.js';
 
 export interface PoolOptions {
   /** Shown in pg_stat_activity: which isobudget process holds a connection. */
@@ -35,7 +36,9 @@ export function checkDatabaseUrl(url: string, source: string): string {
     throw new IsobudgetError('usage', `${source} is not a URL`, { hint: 'use postgres://USER@HOST:5432/DATABASE (trust or password auth)' });
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new IsobudgetError('usage', `${source} must start with postgres:// or postgresql://, got ${parsed.protocol}//`, { hint: 'use postgres://USER@HOST:5432/DATABASE' });
+    throw new IsobudgetError('usage', `${source} must start with postgres:// or postgresql://, got ${parsed.protocol}//`, {
+      hint: 'use postgres://USER@HOST:5432/DATABASE',
+    });
   }
   return url;
 }
@@ -50,6 +53,10 @@ export function openPool(url: string, options: PoolOptions): Database {
   // An idle client that loses its server (restart, network) must not crash the process:
   // the next query gets the error instead.
   pool.on('error', () => {});
+  // A client checked out of the pool has no listener of the pool's: a server restart or a cut
+  // session (pg_terminate_backend) would be an unhandled 'error' event and kill the process.
+  // Its query gets the error instead, and the pool drops the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
@@ -59,11 +66,25 @@ export async function probeDatabase(pool: Database, url: string): Promise<void> 
     const client = await pool.connect();
     client.release();
   } catch (error) {
-    const reason = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : String(error);
-    throw new IsobudgetError('db_unreachable', `cannot connect to ${describeDatabase(url)}: ${scrubPassword(reason, url)}`, {
-      hint: 'is PostgreSQL running and reachable? (e.g. `pg_isready -h HOST`); check the URL given by --db or ISOBUDGET_DATABASE_URL',
+    throw connectionFailure(error, url, pool.options.max);
+  }
+}
+
+/**
+ * A failure to connect as the user can act on it: a full connection table (SQLSTATE 53300)
+ * is named so, with this process's pool size in the hint; anything else asks whether the
+ * server is reachable.
+ */
+export function connectionFailure(error: unknown, url: string, poolSize: number | undefined): IsobudgetError {
+  if (isTooManyConnections(error)) {
+    return new IsobudgetError('db_too_many_connections', `cannot connect to ${describeDatabase(url)}: too many connections (SQLSTATE 53300: the server's max_connections is used up)`, {
+      hint: `this process opens up to ${poolSize ?? 10} connections (its pool); lower --concurrency or the number of processes, raise max_connections on the server, or put pgbouncer in front of a large fleet`,
     });
   }
+  const reason = error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : String(error);
+  return new IsobudgetError('db_unreachable', `cannot connect to ${describeDatabase(url)}: ${scrubPassword(reason, url)}`, {
+    hint: 'is PostgreSQL running and reachable? (e.g. `pg_isready -h HOST`); check the URL given by --db or ISOBUDGET_DATABASE_URL',
+  });
 }
 
 function scrubPassword(text: string, url: string): string {

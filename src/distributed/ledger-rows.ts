@@ -4,7 +4,7 @@
  */
 import type { CallRecord, ResultRecord } from '../ledger/records.js';
 
-export const CALL_COLUMNS = ['run_id', 'call_id', 'unit_key', 'attempt_id', 'state', 'case_id', 'arm', 'epoch', 'role', 'model', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cost_usd', 'latency_ms', 'status', 'usage_missing', 'ts', 'record'] as const;
+export const CALL_COLUMNS = ['run_id', 'call_id', 'unit_key', 'attempt_id', 'state', 'case_id', 'arm', 'epoch', 'role', 'model', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cost_usd', 'latency_ms', 'status', 'usage_missing', 'ts', 'record', 'paths'] as const;
 
 export type CallState = 'in_flight' | 'committed' | 'interrupted';
 
@@ -12,7 +12,7 @@ export function callRow(record: CallRecord, unitKey: string, attemptId: string, 
   return [
     record.run_id, record.call_id, unitKey, attemptId, state, record.case_id, record.arm, record.epoch, record.role, record.model,
     record.prompt_tokens ?? null, record.completion_tokens ?? null, record.total_tokens ?? null, typeof record.cost_usd === 'number' ? record.cost_usd : null,
-    Math.round(record.latency_ms), record.status ?? null, record.usage_missing, record.ts, redact(JSON.stringify(record)),
+    Math.round(record.latency_ms), record.status ?? null, record.usage_missing, record.ts, redact(JSON.stringify(record)), Math.max(1, record.paths ?? 1),
   ];
 }
 

@@ -13,6 +13,9 @@ import type { ResultRecord } from '../ledger/records.js';
 import type { Unit } from '../runner/plan.js';
 import type { CodeFile } from './code-files.js';
 
+/** A pool or one client of it (inside a transaction). */
+type Queryable = Pick<Database, 'query'>;
+
 /** What the run row's `inputs` holds: hashes into run_inputs, and where the submitter stood. */
 export interface StoredInputs {
   /** The submitter's project root: absolute paths in the config are rebased from it. */
@@ -26,7 +29,7 @@ export interface StoredInputs {
 export interface RunRow {
   run_id: string;
   experiment: string;
-  status: 'running' | 'complete' | 'interrupted';
+  status: 'running' | 'complete' | 'interrupted' | 'cancelled';
   split: string;
   config_hash: string;
   inputs: StoredInputs;
@@ -39,7 +42,7 @@ export interface RunRow {
 }
 
 /** Stores a blob under the sha256 of its canonical JSON; the same content is stored once. */
-export async function putInput(db: Database, kind: string, body: unknown): Promise<string> {
+export async function putInput(db: Queryable, kind: string, body: unknown): Promise<string> {
   const text = stableStringify(body);
   const hash = sha256(text);
   await db.query('INSERT INTO run_inputs (hash, kind, body) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [hash, kind, text]);
@@ -52,14 +55,16 @@ export async function getInput<T>(db: Database, hash: string): Promise<T> {
   return row.body;
 }
 
-export async function insertRun(db: Database, manifest: Manifest, inputs: StoredInputs, leaseSeconds: number): Promise<void> {
-  await db.query(
-    `INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8)`,
+/** False when the id is taken (another submitter's row, committed first). */
+export async function insertRun(db: Queryable, manifest: Manifest, inputs: StoredInputs, leaseSeconds: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8) ON CONFLICT (run_id) DO NOTHING`,
     [manifest.run_id, manifest.experiment, manifest.split, manifest.config_hash, JSON.stringify(inputs), JSON.stringify(manifest), manifest.units_planned, leaseSeconds],
   );
+  return rowCount === 1;
 }
 
-export async function insertUnits(db: Database, runId: string, units: readonly Unit[]): Promise<void> {
+export async function insertUnits(db: Queryable, runId: string, units: readonly Unit[]): Promise<void> {
   await insertRows(db, 'units', ['run_id', 'unit_key', 'seq', 'split', 'case_id', 'arm', 'epoch'], units.map((u, seq) => [runId, u.key, seq, u.split, u.evalCase.id, u.arm.arm, u.epoch]), 'ON CONFLICT DO NOTHING');
 }
 
@@ -87,7 +92,7 @@ export interface UnitRow {
   case_id: string;
   arm: string;
   epoch: number;
-  state: 'queued' | 'committed';
+  state: 'queued' | 'active' | 'committed' | 'failed' | 'cancelled';
 }
 
 export async function getUnit(db: Database, runId: string, unitKey: string): Promise<UnitRow | undefined> {

@@ -1,17 +1,17 @@
 /**
  * Team reads: a run, or the audit's rows, straight from the team database in the shapes the
  * file readers produce (LoadedRun, AuditData) — so analysis, verdict, report, compare and
- * audit run unchanged on them. A run's call counts are one aggregate over `calls` (no row
+ * audit run unchanged on them. A run's call counts (and the audit's calls, per hour) are aggregates over `calls` (no row
  * leaves the server), which is what keeps `analyze --db` fast on millions of calls.
  */
 import { join } from 'node:path';
 import type { LoadedRun } from '../analysis/load-run.js';
-import { callRow, taskOfResult } from '../audit/read-ledgers.js';
+import { taskOfResult } from '../audit/read-ledgers.js';
 import type { AuditData } from '../audit/ledger-rows.js';
 import type { Database } from '../db/spec.js';
 import type { CallCounts, Manifest } from '../ledger/manifest.js';
 import { OUTCOME_UNKNOWN } from '../ledger/call-intents.js';
-import type { CallRecord, ResultRecord } from '../ledger/records.js';
+import type { ResultRecord } from '../ledger/records.js';
 import { requireRun } from './run-store.js';
 
 /** `dir`: where the run's local copy would be (runs/<id>); history and outputs look there. */
@@ -21,7 +21,8 @@ export async function loadRunFromDatabase(db: Database, runId: string, runsDir: 
     db.query<{ record: ResultRecord }>('SELECT record FROM results WHERE run_id = $1 ORDER BY seq', [runId]),
     callCounts(db, runId),
   ]);
-  const manifest: Manifest = { ...row.manifest, status: row.status, calls: counts };
+  // A cancelled run is, to the analysis, one that stopped before its end.
+  const manifest: Manifest = { ...row.manifest, status: row.status === 'cancelled' ? 'interrupted' : row.status, calls: counts };
   return { dir: join(runsDir, runId), manifest, results: results.rows.map((r) => r.record) };
 }
 
@@ -45,13 +46,22 @@ export async function readAuditFromDatabase(db: Database, since: number, until: 
   const window = [new Date(since).toISOString(), new Date(until).toISOString()];
   const [results, calls, runs, outside] = await Promise.all([
     db.query<{ record: ResultRecord; time: string }>('SELECT record, (EXTRACT(EPOCH FROM ts) * 1000)::float8 AS time FROM results WHERE ts BETWEEN $1 AND $2', window),
-    db.query<{ record: CallRecord; time: string }>(`SELECT record, (EXTRACT(EPOCH FROM ts) * 1000)::float8 AS time FROM calls WHERE state = 'committed' AND role = 'generate' AND ts BETWEEN $1 AND $2`, window),
+    // Summed per UTC hour in the database (periods are UTC weeks or months, so an hour never
+    // straddles two): bounded memory at any number of calls, no JSONB record read.
+    db.query<{ time: number; n: number; known: number; completion: number; outputs: number }>(
+      `SELECT (EXTRACT(EPOCH FROM date_trunc('hour', ts, 'UTC')) * 1000)::float8 AS time, count(*)::int AS n,
+              (count(*) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL))::int AS known,
+              COALESCE(sum(completion_tokens) FILTER (WHERE NOT usage_missing), 0)::float8 AS completion,
+              COALESCE(sum(paths) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL), 0)::float8 AS outputs
+         FROM calls WHERE state = 'committed' AND role = 'generate' AND ts BETWEEN $1 AND $2 GROUP BY 1 ORDER BY 1`,
+      window,
+    ),
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM runs'),
     db.query<{ n: number }>(`SELECT ((SELECT count(*) FROM results WHERE ts NOT BETWEEN $1 AND $2) + (SELECT count(*) FROM calls WHERE state = 'committed' AND role = 'generate' AND ts NOT BETWEEN $1 AND $2))::int AS n`, window),
   ]);
   return {
     tasks: results.rows.map((r) => taskOfResult(r.record, Number(r.time))),
-    calls: calls.rows.map((c) => callRow(c.record, Number(c.time))),
+    calls: calls.rows.map((c) => ({ time: Number(c.time), completion: c.known > 0 ? Number(c.completion) : undefined, outputs: Number(c.outputs), count: c.n })),
     runs: runs.rows[0]?.n ?? 0,
     gatewayFiles: 0,
     outside: outside.rows[0]?.n ?? 0,

@@ -12,6 +12,7 @@ import { unknownOutcomeRecord } from '../ledger/call-intents.js';
 import type { CallStart } from '../ledger/jsonl-writer.js';
 import { LEDGER_SCHEMA_VERSION, type CallRecord, type ResultRecord } from '../ledger/records.js';
 import { CALL_COLUMNS, callRow, RESULT_COLUMNS, resultRow } from './ledger-rows.js';
+import { notifyRun } from './run-notifications.js';
 
 export interface UnitAttempt {
   runId: string;
@@ -23,6 +24,9 @@ export interface UnitAttempt {
 }
 
 const CALL_UPSERT = 'ON CONFLICT (run_id, call_id) DO UPDATE SET state = EXCLUDED.state, record = EXCLUDED.record, prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens, cost_usd = EXCLUDED.cost_usd, latency_ms = EXCLUDED.latency_ms, status = EXCLUDED.status, usage_missing = EXCLUDED.usage_missing';
+
+/** An abandoned attempt never demotes a call its own commit made `committed` (the commit landed, its reply was lost). */
+const ABANDON_UPSERT = CALL_UPSERT.replace('state = EXCLUDED.state', `state = CASE WHEN calls.state = 'committed' THEN calls.state ELSE EXCLUDED.state END`);
 
 /** A record landing after its unit settled the call as `interrupted` keeps that state (and brings its usage). */
 const FINISHED_UPSERT = CALL_UPSERT.replace('state = EXCLUDED.state', `state = CASE WHEN calls.state = 'interrupted' THEN calls.state ELSE EXCLUDED.state END`);
@@ -88,6 +92,7 @@ export class UnitLedger {
         // Earlier attempts that died mid-unit: what they started was billed (or may have been), never counted.
         await client.query(`UPDATE calls SET state = 'interrupted' WHERE run_id = $1 AND unit_key = $2 AND state = 'in_flight'`, [runId, unitKey]);
         await client.query(`UPDATE units SET state = 'committed', committed_at = now() WHERE run_id = $1 AND unit_key = $2`, [runId, unitKey]);
+        await notifyRun(client, runId);
       }
       return won;
     });
@@ -98,7 +103,7 @@ export class UnitLedger {
     await this.settled();
     const { unitKey, attemptId } = this.attempt;
     await inTransaction(this.db, async (client) => {
-      await insertRows(client, 'calls', CALL_COLUMNS, calls.filter((c) => c.call_id !== undefined).map((call) => callRow(call, unitKey, attemptId, 'interrupted', this.redact)), CALL_UPSERT);
+      await insertRows(client, 'calls', CALL_COLUMNS, calls.filter((c) => c.call_id !== undefined).map((call) => callRow(call, unitKey, attemptId, 'interrupted', this.redact)), ABANDON_UPSERT);
       await client.query(`UPDATE calls SET state = 'interrupted' WHERE attempt_id = $1 AND state = 'in_flight'`, [attemptId]);
     });
   }

@@ -32,6 +32,7 @@ export const commands: Record<string, CommandSpec> = {
   evolve: lazy('the self-evolution loop: diagnose on train, propose skill diffs, screen on val at the same budget, accept only corrected real_evolution, remember, repeat', async () => (await import('./evolve.js')).evolveCommand),
   datasets: lazy('datasets add-failures EVENTS.jsonl --experiment EXPERIMENT.yaml: production failures into train/val/test, with their budget and n', async () => (await import('./datasets.js')).datasetsCommand, ['add-failures']),
   worker: lazy('execute the units of distributed runs (isobudget run --distributed) from the team database', async () => (await import('./worker.js')).workerCommand),
+  workers: lazy('list the worker processes of the team database (alive/dead, version, units, last heartbeat)', async () => (await import('./workers.js')).workersCommand),
   db: lazy('team database (PostgreSQL): db migrate applies the schema, db status shows it', async () => (await import('./db.js')).dbCommand),
   view: lazy('the local web viewer: runs, a run and its cases, compare, review (approve / reject), memory, evolve, spend', async () => (await import('./view.js')).viewCommand),
   export: lazy('export otel: runs and gateway calls as OpenTelemetry traces (OTLP/HTTP) for Langfuse, Phoenix or any collector', async () => (await import('./export.js')).exportCommand, ['otel']),

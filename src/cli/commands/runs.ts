@@ -17,11 +17,13 @@ import { EXIT } from '../exit-codes.js';
 import type { CommandSpec } from './spec.js';
 import type { CliIO } from '../io.js';
 import { requireTeamDatabase } from './team-db.js';
+import { TEAM_RUN_ACTIONS, TEAM_RUN_USAGE, teamRunAction } from './runs-team.js';
 
 const USAGE = `isobudget runs list [--out DIR] [--json]     the runs in DIR (default ./runs), newest first
 isobudget runs list --db URL [--json]          the runs in the team database, newest first
 isobudget runs wait ID --db URL [--out DIR]    wait for a distributed run, then write DIR/ID/ and print its verdict
 isobudget runs rm ID [--out DIR]               remove one run directory (ID: a run id, its unique start, latest, or a path)
+${TEAM_RUN_USAGE}
 Every command that takes a RUN_DIR also takes a run id, its unique start, or latest.`;
 
 export const runsCommand: CommandSpec = {
@@ -33,9 +35,11 @@ export const runsCommand: CommandSpec = {
       db: { ...DB_OPTION, help: 'list: the runs in the team database; wait: the database the run is in' },
       gate: { ...GATE_OPTION, help: 'wait: make the verdict the exit code' },
       quiet: { ...QUIET_OPTION, help: 'wait: no progress on stderr' },
+      failed: { type: 'boolean', help: 'requeue: also the units out of attempts (each gets a new set of attempts)' },
     }, USAGE);
     const [action, ...rest] = positionals;
     const parent = resolve(io.cwd, values.out ?? DEFAULT_RUNS_DIR);
+    if ((TEAM_RUN_ACTIONS as readonly string[]).includes(action ?? '')) return teamRunAction(action as (typeof TEAM_RUN_ACTIONS)[number], rest, values, io);
     if (action === 'wait' || (values.db !== undefined && (action === 'list' || action === undefined))) return teamRuns(action ?? 'list', rest, values, parent, io);
     if (action === 'list' || action === undefined) {
       if (rest.length > 0) throw new IsobudgetError('usage', `runs list: unexpected argument '${rest[0]}'`, { hint: USAGE });
@@ -56,7 +60,7 @@ export const runsCommand: CommandSpec = {
       io.stdout.write(`removed run ${removed.id}${removed.broken ? ` (broken: ${removed.broken})` : ''}: ${removed.dir}${removed.files.length ? ` — ${removed.files.join(', ')}` : ' (it was empty)'}\n`);
       return EXIT.ok;
     }
-    throw unknownSubcommand('runs', action, ['list', 'rm', 'wait'], USAGE);
+    throw unknownSubcommand('runs', action, ['list', 'rm', 'wait', ...TEAM_RUN_ACTIONS], USAGE);
   },
 };
 

@@ -5,5 +5,6 @@
 import type { Migration } from '../spec.js';
 import { RUNS_MIGRATION } from './0001-runs.js';
 import { GATEWAY_MIGRATION } from './0002-gateway.js';
+import { WORKERS_MIGRATION } from './0003-workers.js';
 
-export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION, WORKERS_MIGRATION];

@@ -10,6 +10,7 @@
 import type { Database } from '../../../db/index.js';
 import type { DiskTrouble } from '../../durable/write-queue.js';
 import { SETTLE_BATCH } from './sql.js';
+import { isConnectionError } from '../../../db/connection-errors.js';
 
 /** One row of SETTLE_BATCH's input. */
 export interface SettlementRow {
@@ -163,10 +164,4 @@ function codeOf(error: unknown): string {
   return (error as { code?: string } | undefined)?.code ?? (error instanceof Error ? error.message.slice(0, 80) : 'error');
 }
 
-/** Connection-class failures: ECONNREFUSED/RESET, SQLSTATE 08xxx, admin shutdown 57P0x, pool timeouts. */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: string } | undefined)?.code ?? '';
-  if (/^(ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)/.test(code) || code.startsWith('08') || code.startsWith('57P')) return true;
-  const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
-}
+export { isConnectionError };

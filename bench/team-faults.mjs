@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * Team mode under faults (issue 23): what an operator loses.
+ *
+ *   kill      — `kill -9` of a worker holding units (a slow agent, 3 s a path), `--trials`
+ *               times: seconds from the kill until every unit it held is back in the queue
+ *               (its lease lapsed, the supervisor re-queued it), and until all are running
+ *               again on the other worker. --dead-after is the worker's (default here 5 s;
+ *               the product default is 30 s). Before heartbeats this was the unit lease
+ *               (900 s by default).
+ *   restart   — a private PostgreSQL 15 cluster restarted mid-run (down --down-ms): the run's
+ *               wall time minus the same run's without a restart; submitter and workers must
+ *               survive (exit 0) and commit every unit.
+ *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
+ *               rows in the database (synthetic copies of a real run's calls).
+ *
+ *   node bench/team-faults.mjs [--only kill,restart,reads] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
+ *
+ * Gateway replicas' req/s on one key (1 vs 3 replicas) is not measured here: the per-call
+ * mode that would change it (item 7) is not built yet; bench/gateway-replicas.mjs measures
+ * the current per-call and leased modes' latency.
+ * Writes bench/out/<name>.json (default team-faults).
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { privateClusterUnavailable, startPrivateCluster } from './support/private-cluster.mjs';
+import { arithmeticExperiment, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'kill,restart,reads' },
+    trials: { type: 'string', default: '3' },
+    'dead-after': { type: 'string', default: '5' },
+    calls: { type: 'string', default: '1000000' },
+    'down-ms': { type: 'string', default: '1500' },
+    name: { type: 'string', default: 'team-faults' },
+    quiet: { type: 'boolean', default: false },
+    cases: { type: 'string' },
+    concurrency: { type: 'string' },
+    dist: { type: 'string' },
+  },
+});
+const parts = new Set(values.only.split(','));
+const out = { deadAfterSeconds: Number(values['dead-after']) };
+const say = (line) => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const scalar = async (client, sql, params = []) => Number(Object.values((await client.query(sql, params)).rows[0] ?? { n: 0 })[0] ?? 0);
+
+async function until(check, everyMs = 100, tries = 3000) {
+  for (let i = 0; i < tries; i += 1) {
+    if (await check()) return true;
+    await sleep(everyMs);
+  }
+  return false;
+}
+
+const SIM_LINES = ['provider: { preset: sim }', 'models: { candidate: sim-small }', 'budget: { total_tokens_per_case: 2000, per_case_max_tokens: 256, best_of_n: [1, 2] }', 'selector: majority'];
+
+// ------------------------------------------------------------------ kill -9
+if (parts.has('kill')) {
+  const db = await freshSchema('bench_faults_kill');
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await mustRun(['db', 'migrate', '--db', db.url]);
+  const dir = arithmeticExperiment(3, [...SIM_LINES, `executor: { type: command, argv: ["${process.execPath}", "{{config_dir}}/agent.mjs", "{{input}}", "3000"], timeout_ms: 30000 }`]);
+  copyFileSync(join(ROOT, 'test', 'support', 'sleepy-agent.mjs'), join(dir, 'agent.mjs'));
+  const deadAfter = values['dead-after'];
+  out.kill = [];
+  for (let trial = 0; trial < Number(values.trials); trial += 1) {
+    const runId = `kill${trial}`;
+    await mustRun(['run', 'experiment.yaml', '--db', db.url, '--distributed', '--detach', '--run-id', runId], { cwd: dir });
+    let victim;
+    const doomed = cli(['worker', '--db', db.url, '--concurrency', '12', '--dead-after', deadAfter], { cwd: dir, onSpawn: (child) => (victim = child) });
+    await until(async () => (await scalar(client, `SELECT count(*)::int FROM units WHERE run_id = $1 AND state = 'active'`, [runId])) >= 6, 50);
+    const victimId = (await client.query('SELECT id FROM workers WHERE pid = $1 AND state = $2', [victim.pid, 'live'])).rows[0]?.id;
+    const held = await scalar(client, `SELECT count(*)::int FROM units WHERE run_id = $1 AND worker_id = $2 AND state = 'active'`, [runId, victimId]);
+    await sleep(Math.random() * 1000);
+    victim.kill('SIGKILL');
+    const killedAt = Date.now();
+    await doomed;
+    const rescue = cli(['worker', '--db', db.url, '--until-idle', '--concurrency', '12', '--dead-after', deadAfter], { cwd: dir });
+    await until(async () => (await scalar(client, `SELECT count(*)::int FROM units WHERE run_id = $1 AND worker_id = $2 AND state = 'active'`, [runId, victimId])) === 0);
+    const requeuedS = (Date.now() - killedAt) / 1000;
+    await until(async () => (await scalar(client, `SELECT count(*)::int FROM units WHERE run_id = $1 AND state = 'queued'`, [runId])) === 0);
+    const restartedS = (Date.now() - killedAt) / 1000;
+    const waited = await cli(['runs', 'wait', runId, '--db', db.url, '--json', '--quiet'], { cwd: dir });
+    const rescued = await rescue;
+    const committed = await scalar(client, 'SELECT count(*)::int FROM results WHERE run_id = $1', [runId]);
+    const ok = waited.code === 0 && rescued.code === 0 && committed === 12;
+    out.kill.push({ held, requeued_s: requeuedS, running_again_s: restartedS, ok });
+    say(`kill -9 #${trial + 1}: ${held} unit(s) held; back in the queue after ${requeuedS.toFixed(1)} s, all running again after ${restartedS.toFixed(1)} s (--dead-after ${deadAfter}); run ${ok ? 'complete' : 'NOT complete'}`);
+  }
+  await client.end();
+  await db.drop();
+}
+
+// ------------------------------------------------------------------ database restart
+if (parts.has('restart')) {
+  const why = privateClusterUnavailable();
+  if (why) say(`restart: skipped (${why})`);
+  else {
+    const cluster = await startPrivateCluster();
+    try {
+      await mustRun(['db', 'migrate', '--db', cluster.url]);
+      const dir = arithmeticExperiment(20, SIM_LINES);
+      const once = async (runId, fault) => {
+        const started = Date.now();
+        const submitter = cli(['run', 'experiment.yaml', '--db', cluster.url, '--distributed', '--run-id', runId, '--json', '--quiet'], { cwd: dir });
+        // Workers once the units are queued (--until-idle exits at once on an empty queue).
+        const watch = new pg.Client({ connectionString: cluster.url });
+        await watch.connect();
+        await until(async () => (await scalar(watch, 'SELECT count(*)::int FROM units WHERE run_id = $1', [runId])) === 80, 50);
+        await watch.end();
+        const workers = [1, 2].map(() => cli(['worker', '--db', cluster.url, '--until-idle', '--concurrency', '4', '--sim-latency-scale', '20'], { cwd: dir }));
+        if (fault) {
+          const client = new pg.Client({ connectionString: cluster.url });
+          client.on('error', () => {});
+          await client.connect();
+          await until(async () => (await scalar(client, 'SELECT count(*)::int FROM results WHERE run_id = $1', [runId])) >= 20);
+          await client.end();
+          cluster.restart(Number(values['down-ms']));
+        }
+        const done = await submitter;
+        const exits = await Promise.all(workers);
+        return { seconds: (Date.now() - started) / 1000, ok: done.code === 0 && exits.every((w) => w.code === 0) };
+      };
+      const base = await once('base', false);
+      const faulted = await once('restarted', true);
+      out.restart = { down_ms: Number(values['down-ms']), baseline_s: base.seconds, restarted_s: faulted.seconds, lost_s: faulted.seconds - base.seconds, ok: base.ok && faulted.ok };
+      say(`restart: run ${base.seconds.toFixed(1)} s without, ${faulted.seconds.toFixed(1)} s with a restart (down ${values['down-ms']} ms): ${(faulted.seconds - base.seconds).toFixed(1)} s lost; submitter and workers ${faulted.ok ? 'survived' : 'did NOT survive'}`);
+    } finally {
+      cluster.destroy();
+    }
+  }
+}
+
+// ------------------------------------------------------------------ reads at scale
+if (parts.has('reads')) {
+  const db = await freshSchema('bench_faults_reads');
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await mustRun(['db', 'migrate', '--db', db.url]);
+  const dir = arithmeticExperiment(10, SIM_LINES);
+  await mustRun(['run', 'experiment.yaml', '--db', db.url, '--distributed', '--detach', '--run-id', 'reads'], { cwd: dir });
+  await mustRun(['worker', '--db', db.url, '--until-idle', '--sim-latency-scale', '0'], { cwd: dir });
+  await mustRun(['runs', 'wait', 'reads', '--db', db.url, '--json', '--quiet'], { cwd: dir });
+  const real = await scalar(client, `SELECT count(*)::int FROM calls WHERE run_id = 'reads'`);
+  const target = Number(values.calls);
+  const copies = Math.max(0, Math.ceil((target - real) / real));
+  const insertStarted = Date.now();
+  for (let done = 0; done < copies; done += 100) {
+    await client.query(
+      `INSERT INTO calls (run_id, call_id, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record)
+       SELECT run_id, call_id || '-x' || g, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record
+         FROM calls c, generate_series($1::int, $2::int) g WHERE c.run_id = 'reads' AND c.call_id NOT LIKE '%-x%'`,
+      [done + 1, Math.min(copies, done + 100)],
+    );
+  }
+  await client.query('ANALYZE calls');
+  const calls = await scalar(client, 'SELECT count(*)::int FROM calls');
+  say(`reads: ${calls} call rows (${((Date.now() - insertStarted) / 1000).toFixed(0)} s to insert)`);
+  const timed = async (args) => {
+    const started = Date.now();
+    const result = await cli(args, { cwd: dir });
+    return { seconds: (Date.now() - started) / 1000, code: result.code };
+  };
+  const analyze = await timed(['analyze', 'reads', '--db', db.url, '--json']);
+  const audit = await timed(['audit', '--db', db.url, '--json']);
+  out.reads = { calls, analyze_s: analyze.seconds, analyze_exit: analyze.code, audit_s: audit.seconds, audit_exit: audit.code };
+  say(`reads at ${calls} calls: analyze --db ${analyze.seconds.toFixed(2)} s (exit ${analyze.code}), audit --db ${audit.seconds.toFixed(2)} s (exit ${audit.code})`);
+  await client.end();
+  await db.drop();
+}
+
+mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'out', `${values.name}.json`), `${JSON.stringify(out, null, 2)}\n`);
+const failed = (out.kill ?? []).some((k) => !k.ok) || (out.restart && !out.restart.ok);
+process.exit(failed ? 1 : 0);

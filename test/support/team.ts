@@ -1,0 +1,57 @@
+/** Team-mode test fixtures: a command-agent experiment (a slow agent behind the run's gateway) and small database reads. */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { arithmeticCases } from './experiment.js';
+
+const AGENT = fileURLToPath(new URL('./sleepy-agent.mjs', import.meta.url));
+
+/** A project folder whose experiment has `cases` cases × arms A–D, each path one call then `pauseMs` of agent time. */
+export function slowAgentProject(name: string, cases: number, pauseMs: number): string {
+  const dir = mkdtempSync(join(tmpdir(), `isobudget-${name}-`));
+  cpSync(AGENT, join(dir, 'agent.mjs'));
+  writeFileSync(join(dir, 'val.jsonl'), arithmeticCases(cases));
+  writeFileSync(join(dir, 'experiment.yaml'), [
+    `experiment: ${name}`, 'provider: { preset: sim }', 'models: { candidate: sim-small }',
+    'variants:', '  baseline: { id: a, model: sim-small, system_prompt: "Answer." }', '  candidate: { id: b, model: sim-small, system_prompt: "Answer with the number." }',
+    'budget: { total_tokens_per_case: 2000, per_case_max_tokens: 256, best_of_n: [1, 2] }', 'datasets: { val: val.jsonl }', 'scorer: numeric', 'selector: majority', 'seed: 3',
+    `executor: { type: command, argv: ["${process.execPath}", "{{config_dir}}/agent.mjs", "{{input}}", "${pauseMs}"], timeout_ms: 30000 }`,
+  ].join('\n'));
+  return dir;
+}
+
+export async function count(client: pg.Client, sql: string, values: unknown[] = []): Promise<number> {
+  return (await client.query<{ n: number }>(sql, values)).rows[0]?.n ?? 0;
+}
+
+/** Polls until `check` holds (every 50 ms, at most `tries` times); false when it never did. */
+export async function until(check: () => Promise<boolean>, tries = 400): Promise<boolean> {
+  for (let i = 0; i < tries; i += 1) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** A project folder with a chat experiment on the in-process simulator (no agent): `cases` cases × arms A–D. */
+export function simProject(name: string, cases: number): string {
+  const dir = mkdtempSync(join(tmpdir(), `isobudget-${name}-`));
+  writeFileSync(join(dir, 'val.jsonl'), arithmeticCases(cases));
+  writeFileSync(join(dir, 'experiment.yaml'), [
+    `experiment: ${name}`, 'provider: { preset: sim }', 'models: { candidate: sim-small }',
+    'variants:', '  baseline: { id: a, model: sim-small, system_prompt: "Answer." }', '  candidate: { id: b, model: sim-small, system_prompt: "Answer with the number." }',
+    'budget: { total_tokens_per_case: 2000, per_case_max_tokens: 256, best_of_n: [1, 2] }', 'datasets: { val: val.jsonl }', 'scorer: numeric', 'selector: majority', 'seed: 5',
+  ].join('\n'));
+  return dir;
+}
+
+/** results.jsonl by unit, each record without what is the machine's (wall time, commit time, run id). */
+export function resultsByUnit(file: string): Map<string, string> {
+  const canon = (v: unknown): unknown => (Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v);
+  return new Map(readFileSync(file, 'utf8').trim().split('\n').map((line) => {
+    const { ts: _ts, latency_ms: _latency, run_id: _run, ...rest } = JSON.parse(line) as Record<string, unknown> & { split: string; case_id: string; arm: string; epoch: number };
+    return [`${rest.split}|${rest.case_id}|${rest.arm}|${rest.epoch}`, JSON.stringify(canon(rest))];
+  }));
+}

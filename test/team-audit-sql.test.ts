@@ -1,0 +1,59 @@
+/**
+ * `audit --db` sums the calls in the database, one row per UTC hour (periods are UTC weeks
+ * or months, so no hour straddles two): the same audit as the run's files give, with the
+ * number of rows that leave the server bounded by hours, not by calls.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPool } from '../src/db/index.js';
+import { readAuditFromDatabase } from '../src/distributed/team-reads.js';
+import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
+import { runCli } from './support/cli.js';
+import { count, simProject } from './support/team.js';
+
+const skip = await skipWithoutPostgres('audit --db in SQL');
+
+describe.skipIf(skip)('audit --db aggregates in the database', () => {
+  let schema: TestSchema;
+  let client: pg.Client;
+  beforeAll(async () => {
+    schema = await freshSchema('aud');
+    client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
+    await client?.end();
+    await schema?.drop();
+  });
+
+  test('the database audit equals the files\' audit; rows read are hours, not calls', async () => {
+    const dir = simProject('aud', 12);
+    expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'au'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['worker', '--db', schema.url, '--until-idle', '--sim-latency-scale', '0'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['runs', 'wait', 'au', '--db', schema.url, '--json'], { cwd: dir })).code).toBe(0);
+    // Native n: some calls returned two outputs (the audit's output length divides by outputs).
+    expect(await count(client, `SELECT count(*)::int AS n FROM calls WHERE run_id = 'au' AND paths = 2`)).toBeGreaterThan(0);
+    const fromDb = await runCli(['audit', '--db', schema.url, '--json'], { cwd: dir });
+    const fromFiles = await runCli(['audit', '--runs', 'runs', '--json'], { cwd: dir });
+    expect(fromDb.code, fromDb.stderr).toBe(0);
+    expect(fromFiles.code, fromFiles.stderr).toBe(0);
+    const shape = (text: string): unknown => {
+      const audit = JSON.parse(text) as { periods: unknown; trends: unknown; sources: Record<string, unknown> };
+      return { periods: audit.periods, trends: audit.trends, tasks: audit.sources['tasks'], calls: audit.sources['calls'] };
+    };
+    expect(shape(fromDb.stdout)).toEqual(shape(fromFiles.stdout));
+    const generate = await count(client, `SELECT count(*)::int AS n FROM calls WHERE state = 'committed' AND role = 'generate'`);
+    const db = openPool(schema.url, { applicationName: 'audit test', max: 4 });
+    try {
+      const data = await readAuditFromDatabase(db, Date.now() - 86_400_000, Date.now() + 60_000);
+      expect(data.calls.reduce((sum, call) => sum + (call.count ?? 1), 0)).toBe(generate);
+      // Everything ran within a minute or two: one or two hours, whatever the number of calls.
+      expect(data.calls.length).toBeLessThanOrEqual(2);
+      expect(generate).toBeGreaterThan(20);
+    } finally {
+      await db.end();
+    }
+  });
+});
