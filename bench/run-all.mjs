@@ -67,6 +67,8 @@ const OTHERS = [
   // and the client, which in use run elsewhere (the model) or beside it (the agent).
   { name: 'gateway-overhead-pinned', script: 'gateway-overhead.mjs', args: ['--pin'] },
   { name: 'report-open', script: 'report-open.mjs', args: [] },
+  // isobudget view on 2 runs of 4,000 cases × 4 arms and 1,000 memory records, in Chromium (issue 21).
+  { name: 'view-open', script: 'view-open.mjs', args: [] },
   // Gateway replicas on Postgres (per-call and leased budgets) vs the embedded gateway, 500 req/s (skips without a server).
   { name: 'gateway-replicas', script: 'gateway-replicas.mjs', args: [] },
   // 10 trials of kill -9 of one of three replicas at a random moment of 150 calls on a 20,000-token key.
