@@ -6,7 +6,7 @@
  * in the store and with `review --list`; the static bundle is opened from file://. No request
  * may leave for another origin.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SqliteMemoryStore } from '../src/memory/store/sqlite-store.js';
-import { BIN, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
+import { startView } from './support/view-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
@@ -45,21 +46,6 @@ function writeHostileExperiment(dir: string): string {
   ].join('\n');
   writeFileSync(join(dir, 'hostile', 'experiment.yaml'), `${yaml}\n`);
   return join(dir, 'hostile', 'experiment.yaml');
-}
-
-function startView(cwd: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'view', '--port', '0', ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /isobudget view on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`view exited ${code}: ${err}`)));
-  });
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('isobudget view in a browser', () => {

@@ -58,11 +58,22 @@ export class RunSource {
   private readonly views = new Map<string, { key: string; load: RunLoad }>();
   private readonly calls = new Map<string, { key: string; calls: CallRecord[] }>();
 
-  constructor(readonly runsDir: string, private readonly cwd: string) {}
+  /** `extra`: more folders of runs (the team runs' snapshots); a run id is looked up in `runsDir` first. */
+  constructor(readonly runsDir: string, private readonly cwd: string, private readonly extra: readonly string[] = []) {}
+
+  /** Where the runs are, as the screens name it. */
+  get label(): string {
+    return [this.runsDir, ...this.extra.map(() => 'the team database')].join(' and ');
+  }
+
+  /** Called before each screen: a source that mirrors another store brings it up to date. */
+  beforeRead: () => Promise<void> = async () => {};
 
   /** Every run of the folder, newest first. */
   list(now = new Date()): RunRow[] {
-    const runs = listRunDirs(this.runsDir).map((entry) => {
+    const seenIds = new Set<string>();
+    const entries = [this.runsDir, ...this.extra].flatMap((dir) => listRunDirs(dir)).filter((entry) => !seenIds.has(entry.id) && seenIds.add(entry.id) !== undefined);
+    const runs = entries.map((entry) => {
       const odd = irregular(entry.dir);
       if (odd !== undefined) return brokenRow(entry.id, entry.dir, odd, entry.modifiedMs, now);
       const key = `${stamp(join(entry.dir, 'manifest.json'))}|${stamp(join(entry.dir, 'calls.jsonl'))}|${stamp(join(entry.dir, 'results.jsonl'))}|${stamp(join(entry.dir, 'verdict.json'))}`;
@@ -78,7 +89,7 @@ export class RunSource {
   /** The run named `id` (a directory of the runs folder: never a path from the URL). */
   load(id: string): RunLoad | undefined {
     if (id.includes('/') || id.includes('\\') || id === '.' || id === '..') return undefined;
-    const entry = inspectRunDir(join(this.runsDir, id), id);
+    const entry = [this.runsDir, ...this.extra].map((dir) => inspectRunDir(join(dir, id), id)).find((found) => found !== undefined);
     if (!entry) return undefined;
     const odd = irregular(entry.dir);
     if (odd !== undefined) return { ok: false, id, broken: odd };

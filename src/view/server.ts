@@ -102,6 +102,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       json(response, 405, { error: 'read-only: only review decisions are posted' });
       return;
     }
+    await options.runs.beforeRead().catch(() => undefined);
     if (parts[0] === 'api' && parts[1] === 'events') {
       events(response);
       return;

@@ -69,7 +69,7 @@ export class ViewApp {
 
   runsScreen(params: URLSearchParams, links: Links): Page {
     const filter = { experiment: params.get('experiment') ?? '', verdict: params.get('verdict') ?? '', since: params.get('since') ?? '' };
-    return this.page('runs', 'Runs', runsPage(this.options.runs.list(this.now()), filter, links, this.options.runs.runsDir), links);
+    return this.page('runs', 'Runs', runsPage(this.options.runs.list(this.now()), filter, links, this.options.runs.label), links);
   }
 
   reportBody(run: RunView): Promise<string> {
@@ -107,7 +107,7 @@ export class ViewApp {
   /** `fragment`: only the grid (one request per filter or page change). */
   async runScreen(id: string, params: URLSearchParams, links: Links, fragment: boolean): Promise<Page> {
     const load = this.options.runs.load(id);
-    if (!load) return this.notFound(links, `no run ${id} in ${this.options.runs.runsDir}`);
+    if (!load) return this.notFound(links, `no run ${id} in ${this.options.runs.label}`);
     if (!load.ok) return this.page('run', id, `<h1>Run ${h(id)}</h1><div class="verdict tone-bad"><div class="verdict-name">broken</div><p class="reason">${h(load.broken)}</p></div>`, links);
     const { run } = load;
     const query = this.gridQuery(params);

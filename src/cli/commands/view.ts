@@ -5,8 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { IsobudgetError } from '../../core/errors.js';
 import { listenError } from '../../core/listen-error.js';
 import { isLoopbackHost } from '../../gateway/bind-policy.js';
@@ -21,7 +22,9 @@ import { DB_OPTION, STORE_OPTION } from '../common-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import type { CommandSpec } from './spec.js';
-import { governanceStoreOpener, rawFlag } from './team-db.js';
+import { governanceStoreOpener, openTeamDatabase, rawFlag } from './team-db.js';
+import type { Database } from '../../db/spec.js';
+import { TeamSnapshots } from '../../view/team-snapshots.js';
 
 const USAGE = `isobudget view [--port 4173] [--host 127.0.0.1] [--runs DIR] [--store PATH | --db URL] [--gateway DIR] [--evolve DIR] [--open]
 isobudget view --bundle OUT_DIR [same sources]     the same screens as static files (read-only), for file:// or any static host`;
@@ -34,14 +37,19 @@ export const viewCommand: CommandSpec = {
       host: { type: 'string', value: 'HOST', help: 'the address to listen on; anything but loopback exposes your runs to the network (a warning is printed)', fallback: '127.0.0.1', example: '::1' },
       runs: { type: 'string', value: 'DIR', help: 'the runs folder', fallback: 'runs', example: 'runs-ci' },
       store: STORE_OPTION,
-      db: { ...DB_OPTION, help: 'the memory store and review queue in the team database (PostgreSQL) instead of the SQLite file' },
+      db: { ...DB_OPTION, help: 'the team database (PostgreSQL): its runs beside the local ones, its memory store and review queue instead of the SQLite file' },
       gateway: { type: 'string', value: 'DIR', help: 'a gateway data dir (its --data-dir): keys and spend on the Spend screen', example: '~/.isobudget/gateway' },
       evolve: { type: 'string', value: 'DIR', help: 'the folder of evolve loops', fallback: 'evolve', example: 'loops' },
       open: { type: 'boolean', help: 'open the viewer in the default browser' },
       bundle: { type: 'string', value: 'OUT_DIR', help: 'write the viewer as static files (read-only) instead of serving it', example: 'viewer-bundle' },
     }, USAGE);
     if (positionals.length > 0) throw usage(`view: unexpected argument '${positionals[0]}'`);
-    const runs = new RunSource(resolve(io.cwd, values.runs ?? 'runs'), io.cwd);
+    const team = await teamRuns(argv, io);
+    const runs = new RunSource(resolve(io.cwd, values.runs ?? 'runs'), io.cwd, team ? [team.snapshots.dir] : []);
+    if (team) {
+      runs.beforeRead = () => team.snapshots.refresh();
+      await team.snapshots.refresh();
+    }
     const evolveDir = resolve(io.cwd, values.evolve ?? 'evolve');
     const { store, label } = await openStore(argv, io, values.store);
     const app = new ViewApp({ runs, store, storeLabel: label, gatewayDir: values.gateway === undefined ? undefined : resolve(io.cwd, values.gateway), evolveDir, cwd: io.cwd });
@@ -58,7 +66,7 @@ export const viewCommand: CommandSpec = {
       const server = await startViewServer({ app, runs, host, port, token: store ? randomBytes(24).toString('base64url') : undefined }).catch((error: unknown) => {
         throw listenError(error, { host, port }) ?? error;
       });
-      io.stdout.write(`isobudget view on ${server.url}  (runs: ${runs.runsDir}; store: ${label}${store ? '' : ' — none'}; Ctrl-C to stop)\n`);
+      io.stdout.write(`isobudget view on ${server.url}  (runs: ${runs.label}; store: ${label}${store ? '' : ' — none'}; Ctrl-C to stop)\n`);
       if (values.open) openBrowser(server.url, io);
       await new Promise<void>((done) => {
         if (io.signal.aborted) done();
@@ -68,12 +76,23 @@ export const viewCommand: CommandSpec = {
       return EXIT.ok;
     } finally {
       store?.close();
+      if (team) {
+        await team.db.end().catch(() => undefined);
+        rmSync(team.snapshots.dir, { recursive: true, force: true });
+      }
     }
   },
 };
 
 function usage(message: string): IsobudgetError {
   return new IsobudgetError('usage', message, { hint: USAGE });
+}
+
+/** With --db (or $ISOBUDGET_DATABASE_URL): the team runs, mirrored read-only into a private temp folder. */
+async function teamRuns(argv: readonly string[], io: CliIO): Promise<{ db: Database; snapshots: TeamSnapshots } | undefined> {
+  const db = await openTeamDatabase(rawFlag(argv, 'db'), io, 'view', 4);
+  if (!db) return undefined;
+  return { db, snapshots: new TeamSnapshots(db, mkdtempSync(join(tmpdir(), 'isobudget-view-team-'))) };
 }
 
 /** The store if one exists: the viewer never creates an empty store file. */
