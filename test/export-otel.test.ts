@@ -76,7 +76,7 @@ describe('export otel', () => {
         'gen_ai.request.max_tokens': call.max_tokens, 'gen_ai.usage.input_tokens': call.prompt_tokens as number, 'gen_ai.usage.output_tokens': call.completion_tokens as number,
         'gen_ai.response.finish_reasons': [call.finish_reason_raw ?? call.finish_reason],
         'isobudget.run_id': call.run_id, 'isobudget.case_id': call.case_id, 'isobudget.arm': call.arm, 'isobudget.n': call.n, 'isobudget.epoch': call.epoch, 'isobudget.path': call.path,
-        'isobudget.budget': 2000, 'isobudget.reservation': (call.prompt_estimate as number) + call.max_tokens, 'isobudget.usage_missing': false,
+        'isobudget.budget': 2000, 'isobudget.reservation': call.reserved_tokens ?? (call.prompt_estimate as number) + call.max_tokens, 'isobudget.usage_missing': false,
         'langfuse.observation.type': 'generation', 'langfuse.experiment.id': `${call.run_id}/${call.arm}`, 'langfuse.experiment.item.id': call.case_id,
       });
       // The parent is its unit's root, and Langfuse's root observation id names it.
