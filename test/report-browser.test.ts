@@ -158,8 +158,10 @@ describe.skipIf(!existsSync(CHROMIUM))('report in a browser', () => {
     for (const svg of svgs) expect(svg).not.toMatch(/NaN/);
     // The case data is gzip+base64: three of its letters may spell "NaN" by chance.
     expect(readFileSync(join(dir, 'report.html'), 'utf8').replace(/<script type="text\/plain" id="case-data"[^>]*>[^<]*<\/script>/, '')).not.toMatch(/NaN/);
-    expect(verdict.regression_set).toMatchObject({ cases: 1, ci95: null });
-    expect(await page.locator('figure.chart').nth(1).textContent()).toContain('CI n/a');
+    // One case still has a (wide) score interval (Tango 1998), never NaN and never zero-width.
+    expect(verdict.regression_set).toMatchObject({ cases: 1 });
+    const interval = verdict.regression_set?.ci95;
+    expect(interval !== null && interval !== undefined && interval.every(Number.isFinite) && interval[1] - interval[0] > 0.5).toBe(true);
     expect(await page.locator('table.arm-table thead th').last().textContent()).toBe('paths ended in an error');
     expect(await page.locator('table.arm-table td.errors').first().textContent()).toMatch(/^0 \/ \d+0\.0%$/);
   });
