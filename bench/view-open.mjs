@@ -68,7 +68,12 @@ async function paint(path) {
   const { page, close } = await fresh();
   const started = performance.now();
   await page.goto(`${url}${path}`, { waitUntil: 'load' });
-  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+  const fcp = await page.evaluate(() => new Promise((resolve) => {
+    const found = performance.getEntriesByName('first-contentful-paint')[0];
+    if (found) return resolve(found.startTime);
+    new PerformanceObserver((list) => resolve(list.getEntries()[0]?.startTime ?? null)).observe({ type: 'paint', buffered: true });
+    setTimeout(() => resolve(null), 2000);
+  }));
   const load = performance.now() - started;
   await close();
   return { fcp_ms: fcp === null ? null : Math.round(fcp), load_ms: Math.round(load) };
