@@ -5,6 +5,9 @@ import { oracleNote } from './oracle-note.js';
 import { screeningNote, screeningText } from './next-step.js';
 import { pct, pointsInterval, ratio, signedPoints as signed, tokens as num } from './text-format.js';
 
+/** How the terminal names each interval method (verdict.json carries the method's id). */
+const CI_LABEL: Record<string, string> = { 'tango-score': 'Tango score', 'tango-score-clustered': 'Tango score, clustered', 'bca-bootstrap': 'BCa', 'cluster-bootstrap': 'cluster bootstrap' };
+
 /** `configPath`: the experiment, for the `isobudget gate …` a passing run points to. */
 export function renderVerdict(record: VerdictRecord, options: { configPath?: string | undefined } = {}): string {
   const lines: string[] = [];
@@ -13,7 +16,7 @@ export function renderVerdict(record: VerdictRecord, options: { configPath?: str
     // Without a known B the arms are not known to share one: no same-budget claim.
     const scope = sb.budget === null ? 'n=1, B unknown — not a same-budget comparison' : 'same budget, n=1';
     lines.push(`${scope} (${record.baseline_id} → ${record.candidate_id}, ${sb.cases} case${sb.cases === 1 ? '' : 's'}):`);
-    const ci = sb.ci95 ? `${Math.round(sb.confidence * 100)}% CI ${pointsInterval(sb.ci95)} (BCa` : `CI n/a (too few cases`;
+    const ci = sb.ci95 ? `${Math.round(sb.confidence * 100)}% CI ${pointsInterval(sb.ci95)} (${CI_LABEL[sb.ci_method] ?? sb.ci_method}` : `CI n/a (too few cases`;
     lines.push(`  pass@1 ${pct(sb.baseline_pass)} → ${pct(sb.candidate_pass)}   delta ${signed(sb.delta)} pts, ${ci}; McNemar p=${sb.mcnemar_p === null ? 'n/a' : sb.mcnemar_p.toPrecision(3)})`);
     lines.push(`  tokens/success ${num(sb.baseline_tokens_per_success)} → ${num(sb.candidate_tokens_per_success)} (×${ratio(sb.tokens_per_success_growth)})   total_tokens_ratio ×${ratio(sb.total_tokens_ratio)}   p95 latency ×${ratio(sb.p95_latency_ratio)}`);
   }

@@ -75,3 +75,10 @@ describe('what binds', () => {
     expect(analyzeResults(results, context).invariants.nonBindingArms).toEqual(['candidate_single']);
   });
 });
+
+test('the terminal names the n=1 interval by its method, never a fixed "BCa"', () => {
+  const sb = run.verdict.same_budget;
+  if (!sb) throw new Error('the synthetic run has a same-budget comparison');
+  expect(renderVerdict({ ...run.verdict, same_budget: { ...sb, ci_method: 'tango-score' } })).toContain('(Tango score; McNemar p=');
+  expect(renderVerdict({ ...run.verdict, same_budget: { ...sb, ci_method: 'cluster-bootstrap' } })).toContain('(cluster bootstrap; McNemar p=');
+});
