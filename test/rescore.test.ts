@@ -131,6 +131,28 @@ describe('isobudget rescore', () => {
     expect(verdict.reason).not.toMatch(/ledger|calls\.jsonl/);
   });
 
+  test('--allow-calls against an endpoint that stopped answering fails fast; the run stays, interrupted', async () => {
+    const gone = await startSimServer({ seed: 3 });
+    const served = servedExample(gone.url);
+    const run = await runCli(['run', served.configPath, '--limit', '2', '--out', served.runsDir, '--run-id', 'src', '--quiet', '--yes'], { env });
+    expect(run.stderr).not.toContain('internal error');
+    await gone.close();
+    const scorerFile = join(served.dir, 'judge.yaml');
+    writeFileSync(scorerFile, 'scorer: { type: judge, model: sim-small }\n');
+    const rescored = await runCli(['rescore', 'src', '--scorer-file', scorerFile, '--allow-calls', '--out', served.runsDir, '--run-id', 'stopped'], { cwd: served.dir, env });
+    expect(rescored.code).toBe(2);
+    expect(rescored.stderr).toContain('the first 10 calls all failed alike (connection error');
+    expect(rescored.stderr).not.toContain('    at ');
+    const dir = join(served.runsDir, 'stopped');
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { status: string; events: { message: string }[] };
+    expect(manifest.status).toBe('interrupted');
+    expect(manifest.events.at(-1)?.message).toContain('rescore with --allow-calls stopped');
+    // Stopped, not retried over every path: only the attempts in flight when it tripped are booked.
+    const judged = ['calls.jsonl', 'interrupted-calls.jsonl'].flatMap((file) => readJsonl<CallRecord>(join(dir, file)).records).filter((c) => c.role === 'judge');
+    expect(judged.length).toBeGreaterThanOrEqual(10);
+    expect(judged.length).toBeLessThan(60);
+  });
+
   test('a judge scorer is refused: it would call a model', async () => {
     const scorerFile = join(experiment.dir, 'judge.yaml');
     writeFileSync(scorerFile, 'scorer: { type: judge, model: sim-small }\n');

@@ -20,6 +20,7 @@ import { buildPriceTable } from '../pricing/build-table.js';
 import { fromPricingRecord } from '../pricing/pricing-record.js';
 import { createProvider } from '../providers/create-provider.js';
 import { runEstimation } from '../runner/estimate-prompt.js';
+import { FailFast, watchedProvider } from '../runner/fail-fast.js';
 import { modelAccessFor } from '../runner/model-access.js';
 import { unitKey } from '../runner/plan.js';
 import { Semaphore } from '../runner/pool.js';
@@ -32,6 +33,8 @@ export interface JudgeCallSession {
   /** Commits one unit: its new judge calls and the result with its totals moved to match. */
   commit(context: UnitContext, rescored: ResultRecord, dropped: readonly CallRecord[]): void;
   close(): CallCounts;
+  /** Why the calls stopped (fail fast, Ctrl-C, a ledger write); undefined while they run. */
+  stopped(): unknown;
 }
 
 const isJudging = (call: CallRecord): boolean => call.role === 'judge' || call.role === 'select';
@@ -49,18 +52,23 @@ export function openJudgeCalls(options: { manifest: Manifest; config: Experiment
     session: 'rescore',
     counts: { ...(options.manifest.calls ?? { committed: 0, spent_unused: 0, outcome_unknown: 0, spent_unused_tokens: 0, outcome_unknown_max_tokens: 0 }), committed: options.keptCalls },
   });
+  // As in a run: a provider that cannot work stops the rescore after its first few attempts.
+  const abort = new AbortController();
+  const onOuterAbort = (): void => abort.abort(options.signal.reason);
+  options.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const failFast = new FailFast({ baseUrl: withoutUserinfo(provider.baseUrl), configPath: config.configPath }, (error) => abort.abort(error));
   const exact = provider.protocol === 'sim';
   const run: RunContext = {
     runId: options.runId,
     config,
-    provider,
+    provider: watchedProvider(provider, failFast),
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
     limiter: undefined,
     promptExact: exact,
     ...runEstimation(exact),
     nativeN: { enabled: false },
-    signal: options.signal,
+    signal: abort.signal,
     random: Math.random,
     startCall: (start) => writer.startCall(start),
     onEvent: () => undefined,
@@ -78,12 +86,19 @@ export function openJudgeCalls(options: { manifest: Manifest; config: Experiment
       return { models: modelAccessFor(context), context };
     },
     commit(context, rescored, dropped) {
+      // A unit judged after the stop holds refusals, not scores: its calls are kept apart.
+      if (abort.signal.aborted) {
+        writer.recordInterrupted(context.calls);
+        return;
+      }
       writer.commitUnit(context.calls, withTotals(rescored, dropped, context.calls, config.budget.includeJudge, context.budget.overspend > 0));
     },
     close() {
+      options.signal.removeEventListener('abort', onOuterAbort);
       writer.close();
       return writer.counts;
     },
+    stopped: () => (abort.signal.aborted ? (abort.signal.reason ?? new Error('rescore interrupted')) : writer.failure),
   };
 }
 

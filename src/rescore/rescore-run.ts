@@ -114,10 +114,21 @@ export async function rescoreRun(options: RescoreOptions): Promise<RescoreOutcom
         newTokens += context.calls.reduce((sum, c) => sum + (c.booked_tokens ?? 0), 0);
       }
     };
+    let stopped: unknown;
     try {
       await Promise.all(Array.from({ length: Math.max(1, Math.min(source.results.length, config.concurrency)) }, lane));
+    } catch (error) {
+      stopped = error;
     } finally {
       counts = session.close();
+    }
+    stopped ??= session.stopped();
+    if (stopped !== undefined) {
+      // Calls were made and may have been billed: the run stays, interrupted, with what it committed.
+      const now = new Date().toISOString();
+      const why = stopped instanceof Error ? stopped.message : String(stopped);
+      writeJsonAtomic(to.manifest, { ...manifest, run_id: options.runId, created_at: now, updated_at: now, status: 'interrupted', config, rescored_from: { run_id: manifest.run_id, dir: options.sourceDir, scorer: manifest.scorer.name }, ...(counts === undefined ? {} : { calls: counts }), events: [...manifest.events, { ts: now, message: `rescore with --allow-calls stopped after ${newCalls} judge calls: ${why}` }] } satisfies Manifest);
+      throw stopped;
     }
   } else writeFileSync(to.results, results.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const now = new Date().toISOString();
