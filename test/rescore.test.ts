@@ -103,6 +103,20 @@ describe('isobudget rescore', () => {
     expect(verdictOf(dir).verdict).not.toBe('invalid');
   });
 
+  test('--allow-calls with a verifier selector whose scorer is a judge: only Best-of-N arms call it', async () => {
+    const scorerFile = join(experiment.dir, 'verifier-judge.yaml');
+    writeFileSync(scorerFile, 'scorer: { type: normalized }\nselector: { type: verifier, scorer: { type: judge, model: sim-small } }\n');
+    const requests = server.stats.requests;
+    const rescored = await runCli(['rescore', 'source', '--scorer-file', scorerFile, '--allow-calls', '--out', experiment.runsDir, '--run-id', 'verified'], { cwd: experiment.dir, env });
+    expect(rescored.stderr).not.toContain('internal error');
+    const calls = readJsonl<CallRecord>(join(experiment.runsDir, 'verified', 'calls.jsonl')).records.filter((c) => c.role === 'judge');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(server.stats.requests - requests).toBe(calls.length);
+    // n=1 keeps its only path without asking the verifier.
+    expect(new Set(calls.map((c) => c.arm))).toEqual(new Set(['baseline_best_of_8', 'candidate_best_of_8']));
+    expect(verdictOf(join(experiment.runsDir, 'verified')).verdict).not.toBe('invalid');
+  });
+
   test('--allow-calls with budget.include_judge: judge tokens count toward B and the unit totals', async () => {
     const yaml = readFileSync(experiment.configPath, 'utf8').replace('best_of_n: [1, 8] }', 'best_of_n: [1, 8], include_judge: true }');
     const configPath = join(experiment.dir, 'include-judge.yaml');

@@ -20,6 +20,7 @@ import { buildPriceTable } from '../pricing/build-table.js';
 import { fromPricingRecord } from '../pricing/pricing-record.js';
 import { createProvider } from '../providers/create-provider.js';
 import { runEstimation } from '../runner/estimate-prompt.js';
+import { runLimiter } from '../runner/execute-run.js';
 import { FailFast, watchedProvider } from '../runner/fail-fast.js';
 import { modelAccessFor } from '../runner/model-access.js';
 import { unitKey } from '../runner/plan.js';
@@ -64,7 +65,8 @@ export function openJudgeCalls(options: { manifest: Manifest; config: Experiment
     provider: watchedProvider(provider, failFast),
     baseUrl: withoutUserinfo(provider.baseUrl),
     pool: new Semaphore(config.concurrency),
-    limiter: undefined,
+    // The run's rate_limit paces its judges too: a rescore is not a way around it.
+    limiter: runLimiter(config),
     promptExact: exact,
     ...runEstimation(exact),
     nativeN: { enabled: false },
