@@ -7,6 +7,7 @@
  * scorer: they are left out of the new ledger, and each unit's totals are moved by the
  * difference, so calls.jsonl and results.jsonl still add up (src/ledger/ledger-totals.ts).
  */
+import { setMaxListeners } from 'node:events';
 import { readApiKey } from '../config/index.js';
 import type { ExperimentConfig } from '../config/types.js';
 import type { EvalCase } from '../core/case.js';
@@ -55,6 +56,8 @@ export function openJudgeCalls(options: { manifest: Manifest; config: Experiment
   });
   // As in a run: a provider that cannot work stops the rescore after its first few attempts.
   const abort = new AbortController();
+  // Every in-flight attempt listens on it (as on a run's signal).
+  setMaxListeners(0, abort.signal);
   const onOuterAbort = (): void => abort.abort(options.signal.reason);
   options.signal.addEventListener('abort', onOuterAbort, { once: true });
   const failFast = new FailFast({ baseUrl: withoutUserinfo(provider.baseUrl), configPath: config.configPath }, (error) => abort.abort(error));
