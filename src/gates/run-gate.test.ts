@@ -124,6 +124,24 @@ describe('the five-layer gate', () => {
     store.close();
   });
 
+  test('a trial (--limit) passes the selection to the test run and never promotes, even with --auto-confirm; its use is counted', async () => {
+    const { store } = tempStore();
+    const s = await setup();
+    await screen(store, s, 'bf-val-1');
+    const { runTest, outcome } = gate(store, s, { run_id: 'bf-test-1' }, { cases: { kind: 'limit', limit: 5 }, autoConfirm: true });
+    const result = await outcome;
+    expect(runTest).toHaveBeenCalledWith(s.configPath, { kind: 'limit', limit: 5 });
+    expect(result.trial).toMatchObject({ cases: 5, of: 200, selection: '--limit 5' });
+    expect(result.gate.status).toBe('failed');
+    expect(result.review).toBeUndefined();
+    expect(result.layers.map((l) => [l.layer, l.status])).toEqual([[1, 'passed'], [2, 'passed'], [3, 'passed'], [4, 'passed'], [5, 'skipped']]);
+    expect(result.layers[4]?.summary).toBe('not run: a gate on 5 of 200 test cases (--limit 5) is a trial: run it on the whole test split to promote');
+    expect(await store.listReviewItems()).toEqual([]);
+    expect((await store.getRecord('mem-date-parser-001'))?.run_ids).toEqual(['bf-val-1']);
+    expect((await store.listTestUses(s.testSha)).map((u) => [u.run_id, u.gate_id])).toEqual([['bf-test-1', result.gate.gate_id]]);
+    store.close();
+  });
+
   test('budget and significance failures; the test split use count caps re-gating', async () => {
     const { store } = tempStore();
     const s = await setup();

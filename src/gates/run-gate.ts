@@ -8,7 +8,7 @@
  * always needs a human, confirms it). Every layer's result is recorded.
  */
 import { IsobudgetError } from '../core/errors.js';
-import { ingestRun, loadRunForMemory, type LoadedRun } from '../memory/ingest-run.js';
+import { ingestRun, loadRunForMemory, testUseOf, type LoadedRun } from '../memory/ingest-run.js';
 import { nextId } from '../memory/ids.js';
 import { promoteCandidate } from '../memory/promote.js';
 import type { Approval } from '../memory/record.js';
@@ -18,6 +18,7 @@ import { LAYER_NAMES, type GateLayerResult, type GateRun, type GateStatus, type 
 import { withConflictRetry, type MemoryStore } from '../memory/store/spec.js';
 import { unifiedDiff } from '../memory/unified-diff.js';
 import { humanLayer } from '../review/decide.js';
+import type { CaseSelection } from '../runner/case-selection.js';
 import { runExperiment } from '../runner/run-experiment.js';
 import type { VerdictName } from '../verdict/record.js';
 import { verdictForRun } from '../verdict/verdict-for-run.js';
@@ -27,6 +28,7 @@ import { loadGateInputs } from './gate-inputs.js';
 import { alwaysHumanReasons, PROMOTION_REASON } from './needs-human.js';
 import { declaredPolicyOf } from './skill-file.js';
 import { priorOutcome } from './prior-outcome.js';
+import { gateTrial, type GateTrial } from './trial.js';
 import { budgetLayer, regressionLayer, significanceLayer, type LayerOutcome } from './verdict-layers.js';
 
 export interface GateOptions {
@@ -44,8 +46,10 @@ export interface GateOptions {
   /** Fail layer 3 once a test split has been used more than this many times. */
   maxTestUses?: number;
   contaminationMinChars?: number;
+  /** `--limit` / `--cases` / `--sample`: run only these test cases — a trial, which never promotes. */
+  cases?: CaseSelection;
   /** Runs the test split (default: runExperiment + verdictForRun). Tests inject verdicts here. */
-  runTest?: (configPath: string) => Promise<LoadedRun>;
+  runTest?: (configPath: string, cases: CaseSelection | undefined) => Promise<LoadedRun>;
 }
 
 export interface GateOutcome {
@@ -55,6 +59,8 @@ export interface GateOutcome {
   messages: string[];
   /** The test run's verdict, when the test split was run. */
   verdict: VerdictName | undefined;
+  /** Set when the gate ran on a subset of the test split: it cannot promote. */
+  trial?: GateTrial;
 }
 
 type Entry = [1 | 2 | 3 | 4 | 5, LayerOutcome];
@@ -65,9 +71,10 @@ export async function runGate(options: GateOptions): Promise<GateOutcome> {
   const clock = options.now ?? (() => new Date());
   const { store } = options;
   const inputs = await loadGateInputs(options.configPath, options.baselineConfigPath);
+  const trial = gateTrial(options.cases, inputs.testCases);
   const candidateId = inputs.config?.variants.candidate.id ?? null;
   let gate = await openGate(store, options, candidateId, clock());
-  const outcome: GateOutcome = { gate, layers: [], review: undefined, messages: [], verdict: undefined };
+  const outcome: GateOutcome = { gate, layers: [], review: undefined, messages: [], verdict: undefined, ...(trial ? { trial } : {}) };
   const record = async (entries: Entry[], status?: GateStatus, extra: Partial<GateRun> = {}): Promise<void> => {
     const at = clock().toISOString();
     const layers = entries.map(([layer, result]): GateLayerResult => ({ gate_id: gate.gate_id, layer, name: LAYER_NAMES[layer - 1] ?? 'format', ...result, recorded_at: at }));
@@ -110,15 +117,22 @@ export async function runGate(options: GateOptions): Promise<GateOutcome> {
 
   let run: LoadedRun;
   try {
-    run = await (options.runTest ?? defaultRunTest(options))(config.configPath);
+    run = await (options.runTest ?? defaultRunTest(options))(config.configPath, options.cases);
   } catch (error) {
     const why = `the test run failed: ${error instanceof Error ? error.message : String(error)}`;
     await record([[2, failed(why)], [3, failed(why)], [4, skipped(why)], [5, skipped(why)]], 'failed');
     throw error;
   }
   outcome.verdict = run.verdict.verdict;
-  const ingest = await ingestRun(run, store, clock(), gate.gate_id);
-  outcome.messages.push(...ingest.messages);
+  if (trial) {
+    // Counted as a look at the test split, but not remembered as evidence on the candidate:
+    // a few cases' verdict must not confirm (or refute) what only the whole split can.
+    const use = testUseOf(run, gate.gate_id, clock());
+    if (use) await store.commit({ testUses: [use] });
+  } else {
+    const ingest = await ingestRun(run, store, clock(), gate.gate_id);
+    outcome.messages.push(...ingest.messages);
+  }
   const uses = (await store.listTestUses(run.manifest.datasets['test']?.sha256 ?? inputs.testSha256)).length;
   const baseline = inputs.baselineConfig ?? config;
   const baselinePolicy = effectivePolicy(baseline, declaredPolicyOf(baseline.variants.baseline.systemPrompt));
@@ -130,8 +144,9 @@ export async function runGate(options: GateOptions): Promise<GateOutcome> {
     [4, budgetLayer(run.verdict, { baselinePolicy, candidatePolicy, changes })],
   ];
   const testRun = { test_run_id: run.verdict.run_id };
-  if (checks.some(([, result]) => result.status === 'failed')) {
-    await record([...checks, [5, skipped('a layer of 1–4 failed')]], 'failed', testRun);
+  if (trial || checks.some(([, result]) => result.status === 'failed')) {
+    const layer5: LayerOutcome = trial ? { status: 'skipped', summary: `not run: ${trial.reason}`, details: { trial } } : skipped('a layer of 1–4 failed');
+    await record([...checks, [5, layer5]], 'failed', testRun);
     return outcome;
   }
   await record(checks, undefined, testRun);
@@ -193,10 +208,10 @@ async function openGate(store: MemoryStore, options: GateOptions, candidateId: s
   });
 }
 
-function defaultRunTest(options: GateOptions): (configPath: string) => Promise<LoadedRun> {
-  return async (configPath) => {
+function defaultRunTest(options: GateOptions): (configPath: string, cases: CaseSelection | undefined) => Promise<LoadedRun> {
+  return async (configPath, cases) => {
     // The final gate runs the whole test split even when the config screens sequentially on val.
-    const result = await runExperiment({ configPath, split: 'test', outDir: options.outDir, sequential: false, ...(options.env ? { env: options.env } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    const result = await runExperiment({ configPath, split: 'test', outDir: options.outDir, sequential: false, ...(cases === undefined ? {} : { cases }), ...(options.env ? { env: options.env } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     if (result.interrupted) throw new IsobudgetError('interrupted', `the test run was interrupted: ${result.runDir}`);
     verdictForRun(result.runDir);
     return loadRunForMemory(result.runDir);

@@ -21,20 +21,22 @@ export interface RescoreServices {
   /** undefined: keep the recorded selection (a judge selector). */
   selector: Selector | undefined;
   signal: AbortSignal;
+  /** `--allow-calls`: the unit's budgeted model access (default: a refusal). */
+  models?: ModelAccess;
 }
 
-async function scoreOutput(scorer: Scorer, path: PathOutcome, evalCase: EvalCase, signal: AbortSignal): Promise<Score> {
+async function scoreOutput(scorer: Scorer, path: PathOutcome, evalCase: EvalCase, signal: AbortSignal, models: ModelAccess): Promise<Score> {
   // A path that ran out of budget or failed stays a failure whatever its text says (as in a run).
   if (path.finish_reason === 'budget_exhausted' || path.finish_reason === 'error') return { passed: false, value: 0, explanation: path.finish_reason };
   try {
-    return await scorer.score({ output: path.output, evalCase, signal, models: NO_MODEL_CALLS, path: path.path });
+    return await scorer.score({ output: path.output, evalCase, signal, models, path: path.path });
   } catch (error) {
     return { passed: false, value: 0, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
 export async function rescoreResult(result: ResultRecord, evalCase: EvalCase, runId: string, services: RescoreServices): Promise<ResultRecord> {
-  const scores = await Promise.all(result.paths.map((path) => scoreOutput(services.scorer, path, evalCase, services.signal)));
+  const scores = await Promise.all(result.paths.map((path) => scoreOutput(services.scorer, path, evalCase, services.signal, services.models ?? NO_MODEL_CALLS)));
   const paths: PathOutcome[] = result.paths.map((path, i) => {
     const score = scores[i] ?? { passed: false, value: 0 };
     const { judge: _judge, ...rest } = path;
@@ -46,7 +48,7 @@ export async function rescoreResult(result: ResultRecord, evalCase: EvalCase, ru
   let selected = result.selected_path;
   if (result.n === 1) selected = 0;
   else if (services.selector !== undefined) {
-    selected = (await services.selector.select({ outputs: paths.map((p) => p.output), evalCase, scores, signal: services.signal, models: NO_MODEL_CALLS })).index;
+    selected = (await services.selector.select({ outputs: paths.map((p) => p.output), evalCase, scores, signal: services.signal, models: services.models ?? NO_MODEL_CALLS })).index;
   }
   const chosen = selected === undefined ? undefined : paths[selected];
   const passes = paths.filter((p) => p.passed).length;

@@ -266,7 +266,7 @@ export function createExecutor(config: ExperimentConfig, env: NodeJS.ProcessEnv,
 }
 
 /** `rate_limit` of an embedded run: request pacing and a tokens-per-minute bucket, in this process. */
-function runLimiter(config: ExperimentConfig): RequestLimiter | undefined {
+export function runLimiter(config: ExperimentConfig): RequestLimiter | undefined {
   if (config.rateLimit === undefined && config.tokenRateLimit === undefined) return undefined;
   const requests = config.rateLimit === undefined ? undefined : new RateLimiter(config.rateLimit);
   const tokens = config.tokenRateLimit === undefined ? undefined : new TokenBucket(config.tokenRateLimit);

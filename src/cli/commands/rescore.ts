@@ -1,8 +1,8 @@
 /**
  * `isobudget rescore RUN [--scorer-file scorer.yaml | --config EXPERIMENT.yaml]` — a new run
  * directory from a recorded run's outputs and calls, scored again, with its own verdict and
- * report; no model call leaves the process. Judge scorers would call a model: they need
- * `--allow-calls`, which is not implemented yet, so they are refused with that said.
+ * report; no model call leaves the process. Judge scorers would call a model: without
+ * `--allow-calls` they are refused; with it they run again, budgeted like a run.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,7 +26,9 @@ const USAGE = `isobudget rescore RUN [--scorer-file scorer.yaml | --config EXPER
   RUN: a run directory, its id, its unique start, or latest. The new run reuses RUN's outputs and calls
   (0 new tokens; calls.jsonl copied, the source named in manifest.json's rescored_from) and gets its own verdict.
   --scorer-file: a YAML file with \`scorer:\` (and optionally \`selector:\`), as in an experiment;
-  --config: the scorer and selector of that experiment; neither: the run's own scorer (a check of the recorded verdict).`;
+  --config: the scorer and selector of that experiment; neither: the run's own scorer (a check of the recorded verdict).
+  --allow-calls: a judge scorer (or a verifier selector's judge) calls a model again through the run's provider
+  config, recorded in the new calls.jsonl with role judge and counted toward B only with budget.include_judge.`;
 
 export const rescoreCommand: CommandSpec = {
   summary: 'score a recorded run again with another scorer: a new run from the same outputs and calls, 0 new tokens, a new verdict',
@@ -34,7 +36,7 @@ export const rescoreCommand: CommandSpec = {
     const { values, positionals } = parseCommandArgs('rescore', argv, {
       'scorer-file': { type: 'string', value: 'FILE', help: 'a YAML file with `scorer:` (and optionally `selector:`), the keys of an experiment', example: 'scorer.yaml' },
       config: { type: 'string', value: 'EXPERIMENT.yaml', help: 'take the scorer and selector of this experiment', example: 'experiment.yaml' },
-      'allow-calls': { type: 'boolean', help: 're-run judge scorers (model calls, budgeted like a run): not implemented yet; without it judge scorers are refused' },
+      'allow-calls': { type: 'boolean', help: 're-run judge scorers: model calls through the run\'s provider, recorded with role judge, toward B only with budget.include_judge; without it judge scorers are refused' },
       'run-id': { type: 'string', value: 'ID', help: 'the new run\'s id', fallback: 'bf-DATE-TIME-RANDOM', example: 'rescored-1' },
       out: RUNS_OUT_OPTION,
       gate: GATE_OPTION,
@@ -49,16 +51,17 @@ export const rescoreCommand: CommandSpec = {
     const manifest = readJsonFile<Manifest>(runPaths(sourceDir).manifest, 'manifest.json');
     const chosen = await chooseScorer(values, manifest, io.cwd);
     const calls = needsModelCalls(chosen.scorer, chosen.selector);
-    if (calls !== undefined) {
+    if (calls !== undefined && values['allow-calls'] !== true) {
       throw new IsobudgetError('usage', `rescore: ${calls}, which would call a model; rescore re-applies scorers that need none`, {
-        hint: values['allow-calls'] === true ? '--allow-calls (judge scorers re-run and budgeted like a run) is not implemented yet: run the experiment again with this scorer' : 'use a scorer that needs no model (exact, numeric, regex, json, module, command…); judge scorers need --allow-calls, which is not implemented yet',
+        hint: 'use a scorer that needs no model (exact, numeric, regex, json, module, command…), or pass --allow-calls to run the judge again (model calls, budgeted like a run)',
       });
     }
     const runId = values['run-id'] ?? newRunId();
     checkRunId(runId);
     const outDir = resolve(io.cwd, values.out ?? 'runs');
-    const outcome = await rescoreRun({ sourceDir, outDir, runId, scorer: chosen.scorer, selector: chosen.selector, scorerSource: chosen.source, signal: io.signal });
-    const note = `rescored run ${manifest.run_id} with ${chosen.source} (${chosen.scorer.type}): ${outcome.results} results, 0 new tokens → ${outcome.runDir}\n`;
+    const outcome = await rescoreRun({ sourceDir, outDir, runId, scorer: chosen.scorer, selector: chosen.selector, scorerSource: chosen.source, signal: io.signal, allowCalls: values['allow-calls'] === true, env: io.env });
+    const spent = outcome.newCalls === 0 ? '0 new tokens' : `${outcome.newCalls} new judge calls, ${outcome.newTokens.toLocaleString('en-US')} tokens`;
+    const note = `rescored run ${manifest.run_id} with ${chosen.source} (${chosen.scorer.type}): ${outcome.results} results, ${spent} → ${outcome.runDir}\n`;
     (values.json === true ? io.stderr : io.stdout).write(wrapToWidth(note, terminalColumns(io.stdout)));
     return finishRun(outcome.runDir, io, { gate: values.gate === true, json: values.json === true, markdown: values.markdown === true, report: values['no-report'] !== true });
   },

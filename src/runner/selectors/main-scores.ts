@@ -13,11 +13,15 @@ export async function scoresFor(input: SelectorInput, scorer: Scorer): Promise<S
   return scoreAll(input, scorer);
 }
 
-/** Scores every path concurrently with `scorer`. */
+/**
+ * Scores every path concurrently with `scorer`. The selector's model access is lent on: a
+ * verifier whose scorer is a judge calls the model through it (recorded, budgeted) — without
+ * it every such judge failed for want of a model.
+ */
 export function scoreAll(input: SelectorInput, scorer: Scorer): Promise<Score[]> {
   return Promise.all(
-    input.outputs.map((output) =>
-      scorer.score(input.signal === undefined ? { output, evalCase: input.evalCase } : { output, evalCase: input.evalCase, signal: input.signal }),
+    input.outputs.map((output, path) =>
+      scorer.score({ output, evalCase: input.evalCase, path, ...(input.signal === undefined ? {} : { signal: input.signal }), ...(input.models === undefined ? {} : { models: input.models }) }),
     ),
   );
 }
