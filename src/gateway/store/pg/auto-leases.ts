@@ -16,7 +16,7 @@ import { retryConflicts, type PgWriter } from './pg-writer.js';
 import type { Replica } from './replica.js';
 import { EXTEND_AUTO_LEASE, RELEASE_CALL, TAKE_FROM_LEASE } from './sql.js';
 
-/** Largest lease a stripe takes at once (tokens): ≈ 100 calls of 100 tokens. */
+/** Largest lease a stripe takes at once (tokens): ≈ 100 calls of 100 tokens; for larger calls, 4 of them. */
 export const AUTO_LEASE_CAP = 10_000;
 /** All replicas' leases on a key together hold at most 1/SHARE of what the key has left. */
 export const AUTO_LEASE_SHARE = 4;
@@ -42,6 +42,8 @@ export interface CallColumns {
 
 export class AutoLeases {
   private readonly stripes = new Map<string, Stripe>();
+  /** Keys whose share covered no call lately (until when, ms): their calls go to the key row at once. */
+  private readonly tight = new Map<string, number>();
   private turn = 0;
 
   constructor(private readonly db: Database, private readonly replica: Replica, private readonly writer: PgWriter, private readonly idleMs = 1_000) {}
@@ -52,6 +54,11 @@ export class AutoLeases {
    * covers the call (the caller reserves it alone); the stripe's leftover has gone back.
    */
   async reserve(keyId: string, ticket: string, wanted: number, call: CallColumns): Promise<boolean> {
+    const tightUntil = this.tight.get(keyId);
+    if (tightUntil !== undefined) {
+      if (Date.now() < tightUntil) return false;
+      this.tight.delete(keyId);
+    }
     const stripe = this.stripe(keyId);
     stripe.active += 1;
     if (stripe.idle) clearTimeout(stripe.idle);
@@ -61,7 +68,11 @@ export class AutoLeases {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const taken = await this.query('isobudget_take_from_lease', TAKE_FROM_LEASE, [stripe.ticket, ticket, wanted, this.replica.id, call.model, call.endpoint, call.protocol, call.stream, call.sessionId]);
         if (taken.rows.length > 0) return true;
-        if ((await this.topUp(stripe, keyId, wanted)) === 0) break;
+        if ((await this.topUp(stripe, keyId, wanted)) === 0) {
+          // Spare the next calls a lookup and a refused top-up each: the key row for a while.
+          this.tight.set(keyId, Date.now() + this.idleMs);
+          break;
+        }
       }
       this.writer.run(RELEASE_CALL, [stripe.ticket]);
       return false;

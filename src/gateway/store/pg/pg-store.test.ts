@@ -133,6 +133,18 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
   });
 
+  test('automatic leases fit large calls: a 30,000-token cap takes a lease of 4 such calls, not the 10,000-token default', async () => {
+    const a = await open({ autoLease: true });
+    const { key: k } = await a.keys.create({ budget: 100_000_000, tags: {} });
+    const call = await admit(a, k, 30_000);
+    expect(call.ok && call.reservation).toBe(30_020);
+    const leases = (await db.query(`SELECT tokens FROM gateway_reservations WHERE key_id = $1 AND kind = 'lease'`, [k.id])).rows.map((r) => Number(r.tokens));
+    expect(leases).toEqual([4 * 30_020 - 30_020]);
+    if (call.ok) settle(a, k, call, 1_000);
+    await a.close();
+    expect(await key(k.id)).toEqual({ spent: 1_000, reserved: 0, closed: null, booked: 1_000 });
+  });
+
   test('a replica declared dead: reservations booked as spent, late settlements add only the excess, it re-registers', async () => {
     const [a, b] = [await open({ manual: true }), await open({ manual: true })];
     const { key: k } = await a.keys.create({ budget: 5_000, tags: {} });

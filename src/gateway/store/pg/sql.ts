@@ -62,12 +62,12 @@ RETURNING (SELECT n FROM granted) AS granted`;
 
 /**
  * Per-call mode's automatic leases. $1 replica, $2 key, $3 lease ticket, $4 cap (tokens), $5 least
- * (what the call needs beyond the lease), $6 share. Adds min(cap, remaining / ($6 × live replicas))
+ * (the call's reservation), $6 share. Adds min(max(cap, 4 × least), remaining / ($6 × live replicas))
  * to the replica's lease on the key — a share of the remainder, so N replicas together hold at most
  * 1/$6 of it and a replica that dies loses no more than its share — only when that share covers
  * $5; else nothing (the call reserves alone, RESERVE_CALL). The same one conditional UPDATE.
  */
-const AUTO_GRANT = `LEAST($4::bigint, (k.budget - k.spent - k.reserved) / ($6::bigint * GREATEST(1, (SELECT count(*) FROM gateway_replicas WHERE state = 'live'))))`;
+const AUTO_GRANT = `LEAST(GREATEST($4::bigint, 4 * $5::bigint), (k.budget - k.spent - k.reserved) / ($6::bigint * GREATEST(1, (SELECT count(*) FROM gateway_replicas WHERE state = 'live'))))`;
 export const EXTEND_AUTO_LEASE = `
 WITH granted AS (
   UPDATE gateway_keys k SET reserved = k.reserved + ${AUTO_GRANT}, last_grant = ${AUTO_GRANT}
