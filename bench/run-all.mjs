@@ -71,6 +71,8 @@ const OTHERS = [
   { name: 'view-open', script: 'view-open.mjs', args: [] },
   // Gateway replicas on Postgres (per-call and leased budgets) vs the embedded gateway, 500 req/s (skips without a server).
   { name: 'gateway-replicas', script: 'gateway-replicas.mjs', args: [] },
+  // Req/s of 1 and of 3 replicas on one key, closed loop of 96, per-call and leased (issue 23, item 7; skips without a server).
+  { name: 'gateway-replicas-key', script: 'gateway-replicas-key.mjs', args: [] },
   // 10 trials of kill -9 of one of three replicas at a random moment of 150 calls on a 20,000-token key.
   { name: 'gateway-replicas-kill', script: 'gateway-replicas-kill.mjs', args: [] },
   // Sequential screening against the fixed run, by simulation (minutes: only with --only sequential-calibration).

@@ -16,9 +16,9 @@
  *
  *   node bench/team-faults.mjs [--only kill,restart,reads] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
  *
- * Gateway replicas' req/s on one key (1 vs 3 replicas) is not measured here: the per-call
- * mode that would change it (item 7) is not built yet; bench/gateway-replicas.mjs measures
- * the current per-call and leased modes' latency.
+ * Gateway replicas' req/s on one key (1 vs 3 replicas) is measured by
+ * bench/gateway-replicas-key.mjs (also in `npm run bench`); bench/gateway-replicas.mjs
+ * measures the per-call and leased modes' latency.
  * Writes bench/out/<name>.json (default team-faults).
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';

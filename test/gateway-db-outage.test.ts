@@ -121,6 +121,8 @@ describe.skipIf(skip)('a replica whose database goes away', () => {
     expect(after).toBe(200);
     // The in-flight call's settlement was retried until the database took it.
     for (const deadline = Date.now() + 8_000; Date.now() < deadline && store.backlog() > 0; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The replica's automatic lease on the key goes back once the key is idle for 1 s.
+    await expect.poll(async () => Number((await direct.query('SELECT reserved FROM gateway_keys WHERE id = $1', [key.id])).rows[0].reserved), { timeout: 10_000, interval: 50 }).toBe(0);
     const row = (await direct.query('SELECT spent, reserved FROM gateway_keys WHERE id = $1', [key.id])).rows[0];
     const calls = (await direct.query('SELECT session_id, booked_tokens FROM gateway_calls WHERE key_id = $1 AND status = 200', [key.id])).rows;
     const billed = upstream.bills.reduce((sum, bill) => sum + bill.total, 0);

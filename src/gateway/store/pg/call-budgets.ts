@@ -3,6 +3,11 @@
  * worst case — prompt estimate + cap × choices, or what is left when less is — with one
  * conditional statement on the key's row (sql.ts RESERVE_CALL), and its settlement goes with
  * its call row (pg-book.ts). One round trip to Postgres sits on each call's path.
+ *
+ * With automatic leases (`auto`, openPgStore's default) a call with an output cap takes its
+ * reservation from a lease its replica holds on the key (auto-leases.ts) — still its own row,
+ * but without locking the key's row, on which every call of every replica queued before. A
+ * call without a cap, or one the lease's share no longer covers, reserves on the key row.
  */
 import type { Database } from '../../../db/index.js';
 import type { Admission, AdmitRequest, OverReservation } from '../../budget/key-budgets.js';
@@ -13,6 +18,7 @@ import type { Budgets } from '../gateway-store.js';
 import { closedRefusal, closeIfOver, waitedTooLong, whyNot } from './budget-state.js';
 import { KeyWaiters } from './key-waiters.js';
 import { retryConflicts, type PgWriter } from './pg-writer.js';
+import type { AutoLeases } from './auto-leases.js';
 import type { Replica } from './replica.js';
 import { RELEASE_CALL, RESERVE_CALL } from './sql.js';
 
@@ -24,7 +30,10 @@ export class CallBudgets implements Budgets {
   private readonly closed = new Map<string, string>();
   private counter = 0;
 
-  constructor(private readonly db: Database, private readonly replica: Replica, private readonly writer: PgWriter, private readonly maxWaitMs = 600_000) {}
+  constructor(
+    private readonly db: Database, private readonly replica: Replica, private readonly writer: PgWriter, private readonly maxWaitMs = 600_000,
+    private readonly auto?: AutoLeases | undefined,
+  ) {}
 
   admit(request: AdmitRequest): Admission | Promise<Admission> {
     const { key, fields } = request;
@@ -50,11 +59,16 @@ export class CallBudgets implements Budgets {
     const { key, promptTokens, protocol, body } = request;
     const { requested, choices } = fields;
     const wanted = promptTokens + (requested ?? Math.max(0, Math.floor((budget - promptTokens) / choices))) * choices;
+    const columns = { model: typeof body['model'] === 'string' ? body['model'] : 'unknown', endpoint: ENDPOINT[protocol], protocol, stream: body['stream'] === true, sessionId: request.call?.sessionId ?? null };
+    if (this.auto !== undefined && requested !== undefined) {
+      const ticket = request.call?.id ?? `call-${this.replica.id}-${(this.counter++).toString(36)}`;
+      if (await this.auto.reserve(key.id, ticket, wanted, columns)) return { ok: true, clamp: clampRequest(protocol, body, fields, wanted - promptTokens), reservation: wanted, promptTokens, ticket };
+    }
     const deadline = Date.now() + this.maxWaitMs;
     for (let attempt = 0; ; attempt += 1) {
       // The call's id names its reservation (and, after a crash, its unknown-outcome row).
       const ticket = request.call?.id ?? `call-${this.replica.id}-${(this.counter++).toString(36)}`;
-      const granted = await this.query('isobudget_reserve_call', RESERVE_CALL, [this.replica.id, key.id, ticket, wanted, promptTokens, choices, typeof body['model'] === 'string' ? body['model'] : 'unknown', ENDPOINT[protocol], protocol, body['stream'] === true, request.call?.sessionId ?? null]);
+      const granted = await this.query('isobudget_reserve_call', RESERVE_CALL, [this.replica.id, key.id, ticket, wanted, promptTokens, choices, columns.model, columns.endpoint, protocol, columns.stream, columns.sessionId]);
       const row = granted.rows[0] as { tokens: string } | undefined;
       if (row !== undefined) {
         const reservation = Number(row.tokens);

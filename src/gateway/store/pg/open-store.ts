@@ -6,6 +6,7 @@
 import type { Database } from '../../../db/index.js';
 import type { GatewayCallRecord } from '../../ledger/gateway-record.js';
 import type { GatewayStore } from '../gateway-store.js';
+import { AutoLeases } from './auto-leases.js';
 import { CallBudgets } from './call-budgets.js';
 import { LeaseBudgets } from './lease-budgets.js';
 import { PgBook } from './pg-book.js';
@@ -21,6 +22,8 @@ export interface PgStoreOptions {
   upstream: string;
   /** Lease size (tokens); undefined: every call reserves with its own statement. */
   leaseTokens?: number | undefined;
+  /** Per-call mode: false turns its automatic leases off (every call reserves on the key row). Default true. */
+  autoLease?: boolean | undefined;
   /** A replica silent this long is declared dead and reclaimed (ms). */
   staleMs?: number | undefined;
   heartbeatMs?: number | undefined;
@@ -47,7 +50,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgGatewaySto
   const reclaimedAtStart = await replica.start();
   const writer = new PgWriter(db, options.where, log);
   const leases = options.leaseTokens === undefined ? undefined : new LeaseBudgets(db, replica, writer, options.leaseTokens, options.budgetWaitMs);
-  const budgets = leases ?? new CallBudgets(db, replica, writer, options.budgetWaitMs);
+  const auto = leases === undefined && options.autoLease !== false ? new AutoLeases(db, replica, writer) : undefined;
+  const budgets = leases ?? new CallBudgets(db, replica, writer, options.budgetWaitMs, auto);
   return {
     keys: new PgKeys(db, undefined, (error) => writer.note(error)),
     budgets,
@@ -57,6 +61,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgGatewaySto
     backlog: () => writer.backlog,
     close: async () => {
       leases?.returnAll();
+      auto?.returnAll();
       // An unreachable database must not keep the process from stopping: what is not written by
       // then stays reserved, and another replica reclaims it as spent once this one is silent.
       const drained = await Promise.race([writer.flush().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS, false).unref())]);

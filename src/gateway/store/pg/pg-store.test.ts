@@ -41,8 +41,9 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
    * purpose must not beat between the stall and the reclaim, nor its peer reclaim it first in the
    * background (both would, now and then, on a loaded CI machine).
    */
-  async function open(options: { leaseTokens?: number; staleMs?: number; manual?: boolean } = {}): Promise<PgGatewayStore> {
-    const store = await openPgStore({ db, where: 'test', upstream: 'http://upstream.test', budgetWaitMs: 300, staleMs: options.staleMs ?? 60_000, heartbeatMs: options.manual ? 3_600_000 : undefined, leaseTokens: options.leaseTokens });
+  /** `autoLease` is off by default here: these tests pin the per-call statement's rows (test/gateway-replicas-auto-lease.test.ts covers the leases). */
+  async function open(options: { leaseTokens?: number; staleMs?: number; manual?: boolean; autoLease?: boolean } = {}): Promise<PgGatewayStore> {
+    const store = await openPgStore({ db, where: 'test', upstream: 'http://upstream.test', budgetWaitMs: 300, staleMs: options.staleMs ?? 60_000, heartbeatMs: options.manual ? 3_600_000 : undefined, leaseTokens: options.leaseTokens, autoLease: options.autoLease ?? false });
     stores.push(store);
     return store;
   }
@@ -102,6 +103,46 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     });
     await Promise.all([a, b].map((s) => s.close()));
     expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
+  });
+
+  test('automatic leases (per-call mode): 300 concurrent calls from two replicas, every call its own row, a few lease rows, all returned at close', async () => {
+    const [a, b] = [await open({ autoLease: true }), await open({ autoLease: true })];
+    // Budget for all 300 (≈ 48k of worst cases): the leases stay (a tight key is test/gateway-replicas-auto-lease.test.ts's).
+    const { key: k } = await a.keys.create({ budget: 100_000, tags: {} });
+    const from = (i: number): PgGatewayStore => (i % 2 ? a : b);
+    const decided = await Promise.all(Array.from({ length: 300 }, (_, i) => admit(from(i), k, 60 + (i % 7) * 20)));
+    const granted = decided.filter((d): d is Granted & { callId: string } => d.ok);
+    const reserved = granted.reduce((sum, d) => sum + d.reservation, 0);
+    expect(granted.length).toBe(300);
+    // Leases and per-call rows together hold what was granted (and, in leases, a little more), never past the budget.
+    const row = await key(k.id);
+    expect(row.reserved).toBeGreaterThanOrEqual(reserved);
+    expect(row.reserved).toBeLessThanOrEqual(100_000);
+    // Every call has its own reservation row; the leases they came from are a few rows per replica (4 stripes each).
+    const rows = (await db.query(`SELECT count(*) FILTER (WHERE kind = 'lease')::int AS leases, count(*) FILTER (WHERE kind = 'call')::int AS calls FROM gateway_reservations WHERE key_id = $1`, [k.id])).rows[0];
+    expect(rows.calls).toBe(granted.length);
+    expect(rows.leases).toBeGreaterThan(0);
+    expect(rows.leases).toBeLessThanOrEqual(8);
+    let billed = 0;
+    decided.forEach((d, i) => {
+      if (!d.ok) return;
+      settle(from(i), k, d, Math.min(50, d.reservation));
+      billed += Math.min(50, d.reservation);
+    });
+    await Promise.all([a, b].map((s) => s.close()));
+    expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
+  });
+
+  test('automatic leases fit large calls: a 30,000-token cap takes a lease of 4 such calls, not the 10,000-token default', async () => {
+    const a = await open({ autoLease: true });
+    const { key: k } = await a.keys.create({ budget: 100_000_000, tags: {} });
+    const call = await admit(a, k, 30_000);
+    expect(call.ok && call.reservation).toBe(30_020);
+    const leases = (await db.query(`SELECT tokens FROM gateway_reservations WHERE key_id = $1 AND kind = 'lease'`, [k.id])).rows.map((r) => Number(r.tokens));
+    expect(leases).toEqual([4 * 30_020 - 30_020]);
+    if (call.ok) settle(a, k, call, 1_000);
+    await a.close();
+    expect(await key(k.id)).toEqual({ spent: 1_000, reserved: 0, closed: null, booked: 1_000 });
   });
 
   test('a replica declared dead: reservations booked as spent, late settlements add only the excess, it re-registers', async () => {

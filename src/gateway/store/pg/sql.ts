@@ -60,6 +60,43 @@ SELECT $3, id, $1, 'lease', n FROM granted
 ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + excluded.tokens
 RETURNING (SELECT n FROM granted) AS granted`;
 
+/**
+ * Per-call mode's automatic leases. $1 replica, $2 key, $3 lease ticket, $4 cap (tokens), $5 least
+ * (the call's reservation), $6 share. Adds min(max(cap, 4 × least), remaining / ($6 × live replicas))
+ * to the replica's lease on the key — a share of the remainder, so N replicas together hold at most
+ * 1/$6 of it and a replica that dies loses no more than its share — only when that share covers
+ * $5; else nothing (the call reserves alone, RESERVE_CALL). The same one conditional UPDATE.
+ */
+const AUTO_GRANT = `LEAST(GREATEST($4::bigint, 4 * $5::bigint), (k.budget - k.spent - k.reserved) / ($6::bigint * GREATEST(1, (SELECT count(*) FROM gateway_replicas WHERE state = 'live'))))`;
+export const EXTEND_AUTO_LEASE = `
+WITH granted AS (
+  UPDATE gateway_keys k SET reserved = k.reserved + ${AUTO_GRANT}, last_grant = ${AUTO_GRANT}
+  WHERE k.id = $2 AND k.closed IS NULL AND NOT k.revoked AND ${LIVE}
+    AND ${AUTO_GRANT} >= GREATEST($5::bigint, 1)
+    AND k.spent + k.reserved + ${AUTO_GRANT} <= k.budget
+  RETURNING k.id, k.last_grant AS n)
+INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens)
+SELECT $3, id, $1, 'lease', n FROM granted
+ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + excluded.tokens
+RETURNING (SELECT n FROM granted) AS granted`;
+
+/**
+ * $1 lease ticket, $2 call ticket, $3 tokens, $4 replica, $5 model, $6 endpoint, $7 protocol,
+ * $8 stream, $9 client session. Moves $3 tokens from the replica's lease row into the call's own
+ * reservation row (both inside the key's `reserved`: the key row is not written, only read, so
+ * it is not locked) when the lease holds them and the key is open.
+ */
+export const TAKE_FROM_LEASE = `
+WITH lease AS (
+  UPDATE gateway_reservations l SET tokens = l.tokens - $3::bigint
+  WHERE l.ticket = $1 AND l.kind = 'lease' AND l.replica_id = $4 AND l.tokens >= $3::bigint
+    AND EXISTS (SELECT 1 FROM gateway_replicas WHERE id = $4 AND state = 'live')
+    AND EXISTS (SELECT 1 FROM gateway_keys k WHERE k.id = l.key_id AND k.closed IS NULL AND NOT k.revoked)
+  RETURNING l.key_id)
+INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens, model, endpoint, protocol, stream, session_id)
+SELECT $2, key_id, $4, 'call', $3, $5, $6, $7, $8, $9 FROM lease
+RETURNING tokens`;
+
 /** $1 ticket, $2 tokens: gives unused lease tokens back to the key. */
 export const RETURN_LEASE = `
 WITH res AS (UPDATE gateway_reservations SET tokens = tokens - $2::bigint WHERE ticket = $1 RETURNING key_id)
