@@ -12,7 +12,7 @@
  * as spent and never re-granted. What a crash costs beyond its calls: at most its leases' share.
  */
 import type { Database } from '../../../db/index.js';
-import { retryConflicts, type PgWriter } from './pg-writer.js';
+import { budgetQuery, type PgWriter } from './pg-writer.js';
 import type { Replica } from './replica.js';
 import { EXTEND_AUTO_LEASE, RELEASE_CALL, TAKE_FROM_LEASE } from './sql.js';
 
@@ -122,15 +122,8 @@ export class AutoLeases {
     stripe.idle.unref();
   }
 
-  private async query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-    try {
-      // Retried on a deadlock: a top-up locks the key row, then the lease row; a settlement batch the other way round.
-      const result = await retryConflicts(() => this.db.query({ name, text, values }));
-      this.writer.note(undefined);
-      return result;
-    } catch (error) {
-      this.writer.note(error);
-      throw error;
-    }
+  private query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    // Retried on a deadlock: a top-up locks the key row, then the lease row; a settlement batch the other way round.
+    return budgetQuery(this.db, this.writer, name, text, values);
   }
 }

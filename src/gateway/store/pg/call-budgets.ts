@@ -17,7 +17,7 @@ import type { VirtualKey } from '../../keys/virtual-key.js';
 import type { Budgets } from '../gateway-store.js';
 import { closedRefusal, closeIfOver, waitedTooLong, whyNot } from './budget-state.js';
 import { KeyWaiters } from './key-waiters.js';
-import { retryConflicts, type PgWriter } from './pg-writer.js';
+import { budgetQuery, type PgWriter } from './pg-writer.js';
 import type { AutoLeases } from './auto-leases.js';
 import type { Replica } from './replica.js';
 import { RELEASE_CALL, RESERVE_CALL } from './sql.js';
@@ -86,14 +86,7 @@ export class CallBudgets implements Budgets {
   }
 
   /** A named (prepared) statement: parsed and planned once per connection. */
-  private async query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-    try {
-      const result = await retryConflicts(() => this.db.query({ name, text, values }));
-      this.writer.note(undefined);
-      return result;
-    } catch (error) {
-      this.writer.note(error);
-      throw error;
-    }
+  private query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    return budgetQuery(this.db, this.writer, name, text, values);
   }
 }

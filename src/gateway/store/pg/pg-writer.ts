@@ -165,3 +165,18 @@ function codeOf(error: unknown): string {
 }
 
 export { isConnectionError };
+
+/**
+ * A named (prepared) statement on the budget path: parsed and planned once per connection,
+ * retried on a deadlock, and its outcome told to the writer (which tracks database trouble).
+ */
+export async function budgetQuery(db: Database, writer: PgWriter, name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+  try {
+    const result = await retryConflicts(() => db.query({ name, text, values }));
+    writer.note(undefined);
+    return result;
+  } catch (error) {
+    writer.note(error);
+    throw error;
+  }
+}
