@@ -18,6 +18,13 @@ export interface CodexProvider {
   baseUrl: string;
   envKey: string;
   model: string | undefined;
+  /**
+   * Behind the isobudget gateway: Codex 0.171.0 offers its hosted `web_search` tool by default,
+   * which a budgeted key refuses (`unestimable_field` — its billing is not in the body), so the
+   * config turns it off (`web_search = "disabled"`, checked against the real binary: the
+   * request then carries no `web_search` tool).
+   */
+  disableWebSearch?: boolean;
 }
 
 /** Sets the provider (and model, if given) in an existing parsed config, keeping everything else. */
@@ -26,6 +33,7 @@ export function codexConfig(existing: Record<string, unknown>, provider: CodexPr
   providers[provider.id] = { name: provider.name, base_url: provider.baseUrl, env_key: provider.envKey, wire_api: 'responses' };
   const out: Record<string, unknown> = { ...existing, model_provider: provider.id, model_providers: providers };
   if (provider.model !== undefined) out['model'] = provider.model;
+  if (provider.disableWebSearch) out['web_search'] = 'disabled';
   return out;
 }
 

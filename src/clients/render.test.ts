@@ -31,9 +31,21 @@ describe('clients write', () => {
     const claude = JSON.parse(renderClientConfig({ client: 'claude-code', target: gateway, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing: undefined }).text);
     expect(claude).toEqual({ env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:8788', ANTHROPIC_AUTH_TOKEN: KEY_PLACEHOLDER } });
     const codex = parse(renderClientConfig({ client: 'codex', target: gateway, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: KEY, existing: undefined }).text);
-    expect(codex).toEqual({ model_provider: 'isobudget', model_providers: { isobudget: { name: 'isobudget gateway', base_url: 'http://127.0.0.1:8788/v1', env_key: 'ISOBUDGET_API_KEY', wire_api: 'responses' } } });
+    expect(codex).toEqual({ model_provider: 'isobudget', web_search: 'disabled', model_providers: { isobudget: { name: 'isobudget gateway', base_url: 'http://127.0.0.1:8788/v1', env_key: 'ISOBUDGET_API_KEY', wire_api: 'responses' } } });
     const cc = JSON.parse(renderClientConfig({ client: 'cc-switch', target: taotoken, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing: undefined, format: 'seed' }).text);
     expect(cc).toEqual({ provider: 'TaoToken', baseUrl: 'https://taotoken.net/api', apiKey: KEY_PLACEHOLDER });
+  });
+
+  test("Codex behind the gateway has its hosted web search off (a budgeted key refuses it); a provider's config keeps the user's choice", () => {
+    const existing = 'web_search = "live"\nmodel = "o3"\n';
+    const viaGateway = parse(renderClientConfig({ client: 'codex', target: gateway, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing }).text) as Record<string, unknown>;
+    expect(viaGateway['web_search']).toBe('disabled');
+    expect(viaGateway['model']).toBe('o3');
+    const direct = parse(renderClientConfig({ client: 'codex', target: taotoken, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing }).text) as Record<string, unknown>;
+    expect(direct['web_search']).toBe('live');
+    const fresh = renderClientConfig({ client: 'codex', target: gateway, authVar: 'ANTHROPIC_AUTH_TOKEN', model: undefined, keyValue: undefined, existing: undefined }).text;
+    // A root key after a table would belong to the table: it must come first.
+    expect(fresh.indexOf('web_search')).toBeLessThan(fresh.indexOf('[model_providers'));
   });
 
   test('a key is written only when asked, and Codex never holds one', () => {

@@ -54,7 +54,7 @@ export function renderClientConfig(request: RenderRequest): Rendered {
     }
     case 'codex': {
       const existing = request.existing === undefined ? {} : parseExisting(request.existing, 'toml');
-      const config = codexConfig(existing, { id: target.id, name: target.name, baseUrl: sideUrl(target.openai, 'codex'), envKey: target.keyEnv, model: request.model });
+      const config = codexConfig(existing, { id: target.id, name: target.name, baseUrl: sideUrl(target.openai, 'codex'), envKey: target.keyEnv, model: request.model, disableWebSearch: target.gateway === true });
       return { text: `${stringify(config)}\n`, containsKey: false };
     }
     case 'cc-switch': {

@@ -25,6 +25,8 @@ export interface ClientTarget {
   keyEnv: string;
   /** The provider's website (CC Switch's `homepage`). */
   homepage: string;
+  /** The isobudget gateway: its budgeted keys refuse what they cannot bound (hosted web search). */
+  gateway?: boolean;
 }
 
 interface PresetSides {
@@ -62,7 +64,7 @@ export function resolveTarget(choice: TargetChoice): ClientTarget {
   let target: ClientTarget;
   if (choice.gateway !== undefined) {
     const root = anthropicBaseUrl(checkUrl(choice.gateway));
-    target = { name: 'isobudget gateway', id: 'isobudget', anthropic: { url: root }, openai: { url: `${root}/v1` }, keyEnv: 'ISOBUDGET_API_KEY', homepage: root };
+    target = { name: 'isobudget gateway', id: 'isobudget', anthropic: { url: root }, openai: { url: `${root}/v1` }, keyEnv: 'ISOBUDGET_API_KEY', homepage: root, gateway: true };
   } else if (choice.provider !== undefined) {
     const preset = (PRESET_NAMES as readonly string[]).includes(choice.provider) && choice.provider !== 'sim' ? (choice.provider as Exclude<PresetName, 'sim'>) : undefined;
     if (!preset) throw new IsobudgetError('usage', `clients write: unknown provider '${choice.provider}'`, { hint: `one of ${PRESET_NAMES.filter((p) => p !== 'sim').join(', ')}, or --base-url URL` });
