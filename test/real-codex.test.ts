@@ -92,7 +92,7 @@ function codexExec(home: string, key: string): Promise<{ code: number | null; ou
 }
 
 describe.skipIf(!present)('the real Codex 0.171.0 through the gateway', () => {
-  test('the config `clients write` writes turns hosted web search off: a budgeted key admits the call, and the ledger has it', async () => {
+  test('the config from `clients write` has hosted web search off: a budgeted key admits the call, and the ledger has it', async () => {
     const home = await codexHome();
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain('web_search = "disabled"');
     const key = await createKey(200_000);
