@@ -74,7 +74,36 @@ describe.skipIf(skip)('a unit that kills every worker that takes it', () => {
     // Requeued, the unit starts its count over (a fixed agent gets three deaths again, not one).
     expect((await runCli(['runs', 'requeue', 'px', '--db', schema.url, '--failed'], { cwd: dir })).stdout).toBe('run px: 1 unit(s) queued, 7 already committed\n');
     expect(await count(client, `SELECT worker_deaths AS n FROM units WHERE run_id = 'px' AND unit_key = $1 AND state = 'queued'`, [poison])).toBe(0);
+    // Cancelled, so that no later worker takes the poison unit again.
+    expect((await runCli(['runs', 'cancel', 'px', '--db', schema.url], { cwd: dir })).code).toBe(0);
   }, 90_000);
+
+  test('workers of 4 lanes: the units that shared dying workers with the poison one are not failed with it (one suspect per worker)', async () => {
+    const dir = poisonAgentProject('bystanders', 3, 1500, 'c1/candidate_single');
+    expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'pb'], { cwd: dir })).code).toBe(0);
+    let kills = 0;
+    const logs: string[] = [];
+    const slot = async (): Promise<void> => {
+      while (kills <= MAX_KILLS) {
+        const worker = await runCli(['worker', '--db', schema.url, '--until-idle', '--concurrency', '4', '--dead-after', '2'], { cwd: dir });
+        logs.push(worker.stderr);
+        if (worker.signal !== 'SIGKILL') {
+          expect(worker.code, worker.stderr).toBe(0);
+          return;
+        }
+        kills += 1;
+      }
+    };
+    await Promise.all([slot(), slot()]);
+    const units = (await client.query<{ unit_key: string; state: string; worker_deaths: number }>(`SELECT unit_key, state, worker_deaths FROM units WHERE run_id = 'pb' ORDER BY seq`)).rows;
+    expect(units.filter((u) => u.state === 'failed').map((u) => u.unit_key)).toEqual(['val|c1|candidate_single|0']);
+    expect(kills, logs.join('\n----\n')).toBe(3);
+    expect(await count(client, `SELECT count(*)::int AS n FROM results WHERE run_id = 'pb'`)).toBe(11);
+    // Bystanders died with the poison unit (one or two of its workers), never the third time.
+    const bystanders = units.filter((u) => u.state === 'committed').map((u) => u.worker_deaths);
+    expect(Math.max(...bystanders)).toBeGreaterThan(0);
+    expect(Math.max(...bystanders)).toBeLessThan(3);
+  }, 120_000);
 
   test('--max-worker-deaths: stored on the run; not a whole number ≥ 1, one line and exit 2', async () => {
     const dir = poisonAgentProject('deaths', 1, 0, 'none/none');

@@ -36,17 +36,48 @@ export interface Holder {
  */
 const UNCLAIMED_GRACE_SECONDS = 10;
 
-const UNIT_COLUMNS = 'unit_key, seq, split, case_id, arm, epoch, state';
+const UNIT_COLUMNS = 'u.unit_key, u.seq, u.split, u.case_id, u.arm, u.epoch, u.state';
 
-/** The unit of a fetched job, now held by this attempt; undefined when it is already committed or cancelled. */
-export async function claimUnit(db: Database, runId: string, unitKey: string, jobId: string, holder: Holder): Promise<UnitRow | undefined> {
-  const { rows } = await db.query<UnitRow>(
-    `UPDATE units SET state = 'active', job_id = $3, worker_id = $4, attempt_id = $5, version = $6, started_at = now(),
-            lease_until = now() + make_interval(secs => $7), attempts = attempts + 1
-      WHERE run_id = $1 AND unit_key = $2 AND state IN ('queued', 'active', 'failed') RETURNING ${UNIT_COLUMNS}`,
-    [runId, unitKey, jobId, holder.workerId, holder.attemptId, holder.version, holder.leaseSeconds],
+/** A unit one worker death away from the dead letters (at least one behind it) is a suspect. */
+const SUSPECT = 'u.worker_deaths >= GREATEST(1, r.max_worker_deaths - 1)';
+
+/** A claimed unit; `suspect`: one more death of a worker running it and it is failed. */
+export type ClaimedUnit = UnitRow & { suspect: boolean };
+
+/**
+ * The unit of a fetched job, now held by this attempt; undefined when it is already committed
+ * or cancelled (or dead-lettered as a poison unit: only `runs requeue --failed` gives it back).
+ *
+ * With `suspects: false` a suspect unit is not claimed — `{ suspect: deaths }`, the unit left
+ * untouched. A worker runs one suspect at a time, so a poison unit's last death cannot be
+ * pinned on a unit that shared workers with it: their counts rise together until both are
+ * suspects, and from then on they never share a worker again. (A unit that lost one worker
+ * with max 3 is not a suspect: a worker's crash re-queues its units to run as usual.)
+ */
+export async function claimUnit(
+  db: Database,
+  runId: string,
+  unitKey: string,
+  jobId: string,
+  holder: Holder,
+  suspects = true,
+): Promise<ClaimedUnit | { suspect: number } | undefined> {
+  const { rows } = await db.query<ClaimedUnit>(
+    `UPDATE units u SET state = 'active', job_id = $3, worker_id = $4, attempt_id = $5, version = $6, started_at = now(),
+            lease_until = now() + make_interval(secs => $7), attempts = u.attempts + 1
+       FROM runs r
+      WHERE r.run_id = u.run_id AND u.run_id = $1 AND u.unit_key = $2 AND u.state IN ('queued', 'active', 'failed')
+        AND NOT (u.state = 'failed' AND u.worker_deaths >= r.max_worker_deaths) AND ($8 OR NOT (${SUSPECT}))
+      RETURNING ${UNIT_COLUMNS}, ${SUSPECT} AS suspect`,
+    [runId, unitKey, jobId, holder.workerId, holder.attemptId, holder.version, holder.leaseSeconds, suspects],
   );
-  return rows[0];
+  if (rows[0] || suspects) return rows[0];
+  const open = await db.query<{ worker_deaths: number }>(
+    `SELECT u.worker_deaths FROM units u JOIN runs r ON r.run_id = u.run_id
+      WHERE u.run_id = $1 AND u.unit_key = $2 AND u.state IN ('queued', 'active', 'failed') AND ${SUSPECT}`,
+    [runId, unitKey],
+  );
+  return open.rows[0] ? { suspect: open.rows[0].worker_deaths } : undefined;
 }
 
 /**
