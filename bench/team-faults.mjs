@@ -13,8 +13,17 @@
  *               survive (exit 0) and commit every unit.
  *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
  *               rows in the database (synthetic copies of a real run's calls).
+ *   connections — the issue's fleet: --workers (20) workers × --concurrency (8) units each
+ *               (a pool of 2 × 8 + 4 = 20 connections apiece, 400 in all) against a private
+ *               cluster with max_connections 100 (--max-connections), one run of --cases × 4
+ *               units on the fast simulator: which workers got SQLSTATE 53300 (their message
+ *               quoted), which gave up (exit 2) and which went on, whether every unit
+ *               committed, the run's wall time, the peak of server sessions, and units left
+ *               queued or active (stalled) once every worker has exited. Not in the default
+ *               --only: ~1 min of 20 node processes on the machine.
  *
- *   node bench/team-faults.mjs [--only kill,restart,reads] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
+ *   node bench/team-faults.mjs [--only kill,restart,reads,connections] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
+ *                              [--workers 20] [--concurrency 8] [--max-connections 100] [--cases 40]
  *
  * Gateway replicas' req/s on one key (1 vs 3 replicas) is measured by
  * bench/gateway-replicas-key.mjs (also in `npm run bench`); bench/gateway-replicas.mjs
@@ -27,6 +36,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { privateClusterUnavailable, startPrivateCluster } from './support/private-cluster.mjs';
 import { arithmeticExperiment, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { connectionsFleet } from './support/connections-fleet.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +49,8 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     cases: { type: 'string' },
     concurrency: { type: 'string' },
+    workers: { type: 'string', default: '20' },
+    'max-connections': { type: 'string', default: '100' },
     dist: { type: 'string' },
   },
 });
@@ -174,7 +186,24 @@ if (parts.has('reads')) {
   await db.drop();
 }
 
+// ------------------------------------------------------------------ a fleet past max_connections
+if (parts.has('connections')) {
+  const why = privateClusterUnavailable();
+  if (why) say(`connections: skipped (${why})`);
+  else {
+    const maxConnections = Number(values['max-connections']);
+    const cluster = await startPrivateCluster({ max_connections: maxConnections });
+    try {
+      out.connections = await connectionsFleet({
+        url: cluster.url, maxConnections, workers: Number(values.workers), concurrency: Number(values.concurrency ?? 8), cases: Number(values.cases ?? 40), simLines: SIM_LINES, say,
+      });
+    } finally {
+      cluster.destroy();
+    }
+  }
+}
+
 mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
 writeFileSync(join(ROOT, 'bench', 'out', `${values.name}.json`), `${JSON.stringify(out, null, 2)}\n`);
-const failed = (out.kill ?? []).some((k) => !k.ok) || (out.restart && !out.restart.ok);
+const failed = (out.kill ?? []).some((k) => !k.ok) || (out.restart && !out.restart.ok) || (out.connections && !out.connections.ok);
 process.exit(failed ? 1 : 0);

@@ -4,6 +4,7 @@ import { freshSchema, skipWithoutPostgres, type TestSchema } from '../test-suppo
 import { IsobudgetError } from '../core/errors.js';
 import { describeDatabase, openPool } from './connect.js';
 import { applyMigrations, requireCurrentSchema, schemaStatus } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
 import type { Database, Migration } from './spec.js';
 
 const skip = await skipWithoutPostgres('db migrations');
@@ -53,6 +54,28 @@ describe.skipIf(skip)('migrations on a real PostgreSQL', () => {
     await expect(applyMigrations(db, [FIRST, SECOND, { ...bad, id: '0003-counter' }, bad])).rejects.toThrow();
     expect((await db.query(`SELECT to_regclass('half') IS NULL AS gone`)).rows[0].gone).toBe(true);
     expect((await schemaStatus(db, [FIRST, SECOND])).unknown).toEqual(['0003-counter']);
+  });
+});
+
+describe.skipIf(skip)('the shipped migrations on a database migrated before 0004', () => {
+  test('0004-worker-deaths applies over 0001–0003 with data in place: old runs get 3, old units 0 deaths', async () => {
+    const schema = await freshSchema('mig4');
+    const db = openPool(schema.url, { applicationName: 'isobudget test', max: 2 });
+    try {
+      const before = MIGRATIONS.filter((m) => m.id < '0004');
+      expect(await applyMigrations(db, before)).toEqual(['0001-runs', '0002-gateway', '0003-workers']);
+      await db.query(`INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ('old', 'e', 'running', 'val', 'h', '{}', '{}', 1, 900)`);
+      await db.query(`INSERT INTO units (run_id, unit_key, seq, split, case_id, arm, epoch, state) VALUES ('old', 'k', 0, 'val', 'c', 'a', 0, 'active')`);
+      await expect(requireCurrentSchema(db, MIGRATIONS, 'db')).rejects.toThrow('db needs 1 migration(s): 0004-worker-deaths');
+      expect(await applyMigrations(db, MIGRATIONS)).toEqual(['0004-worker-deaths']);
+      await requireCurrentSchema(db, MIGRATIONS, 'db');
+      const row = (await db.query('SELECT r.max_worker_deaths, u.worker_deaths FROM runs r JOIN units u USING (run_id)')).rows[0];
+      expect(row).toEqual({ max_worker_deaths: 3, worker_deaths: 0 });
+      await expect(db.query(`UPDATE runs SET max_worker_deaths = 0`)).rejects.toThrow(/check constraint/);
+    } finally {
+      await db.end();
+      await schema.drop();
+    }
   });
 });
 

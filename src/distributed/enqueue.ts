@@ -17,7 +17,7 @@ export interface EnqueueOptions {
   leaseSeconds: number;
   /** Attempts after the first for a unit that fails while running (default 3). */
   retryLimit?: number | undefined;
-  /** Which open units get a job: `queued` (a re-submit, a lost job), `failed` (given new attempts), `cancelled`. */
+  /** Which open units get a job: `queued` (a re-submit, a lost job), `failed` (given new attempts and a fresh count of worker deaths), `cancelled`. */
   states: ReadonlyArray<'queued' | 'failed' | 'cancelled'>;
 }
 
@@ -44,7 +44,7 @@ export async function enqueueOpen(client: pg.PoolClient, queue: JobQueue, runId:
     const chunk = jobs.slice(i, i + 1000);
     await queue.boss.insert(chunk, { db: executor });
     await client.query(
-      `UPDATE units u SET job_id = v.job_id, state = 'queued' FROM unnest($2::text[], $3::uuid[]) AS v(unit_key, job_id) WHERE u.run_id = $1 AND u.unit_key = v.unit_key`,
+      `UPDATE units u SET job_id = v.job_id, state = 'queued', worker_deaths = CASE WHEN u.state = 'failed' THEN 0 ELSE u.worker_deaths END FROM unnest($2::text[], $3::uuid[]) AS v(unit_key, job_id) WHERE u.run_id = $1 AND u.unit_key = v.unit_key`,
       [runId, chunk.map((j) => j.data.unit_key), chunk.map((j) => j.id)],
     );
   }

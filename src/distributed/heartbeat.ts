@@ -79,7 +79,8 @@ export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
         await pending[0]?.();
         pending.shift();
       }
-      await sweepLapsed(db, options.jobSchema);
+      const swept = await sweepLapsed(db, options.jobSchema);
+      for (const unit of swept.deadLettered) options.log(`unit ${unit.unitKey} of run ${unit.runId} failed: ${unit.error}`);
       outage.ok();
     } catch (error) {
       if (!isConnectionError(error)) options.log(`heartbeat: ${error instanceof Error ? error.message : String(error)}`);

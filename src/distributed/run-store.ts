@@ -36,10 +36,15 @@ export interface RunRow {
   manifest: Manifest;
   units_planned: number;
   lease_seconds: number;
+  /** Deaths of workers holding one unit that make it `failed` (a poison unit). */
+  max_worker_deaths: number;
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
 }
+
+/** A unit whose workers died this many times while running it is failed, not re-queued (migration 0004's default too). */
+export const DEFAULT_MAX_WORKER_DEATHS = 3;
 
 /** Stores a blob under the sha256 of its canonical JSON; the same content is stored once. */
 export async function putInput(db: Queryable, kind: string, body: unknown): Promise<string> {
@@ -56,10 +61,11 @@ export async function getInput<T>(db: Database, hash: string): Promise<T> {
 }
 
 /** False when the id is taken (another submitter's row, committed first). */
-export async function insertRun(db: Queryable, manifest: Manifest, inputs: StoredInputs, leaseSeconds: number): Promise<boolean> {
+export async function insertRun(db: Queryable, manifest: Manifest, inputs: StoredInputs, leaseSeconds: number, maxWorkerDeaths = DEFAULT_MAX_WORKER_DEATHS): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8) ON CONFLICT (run_id) DO NOTHING`,
-    [manifest.run_id, manifest.experiment, manifest.split, manifest.config_hash, JSON.stringify(inputs), JSON.stringify(manifest), manifest.units_planned, leaseSeconds],
+    `INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds, max_worker_deaths)
+     VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (run_id) DO NOTHING`,
+    [manifest.run_id, manifest.experiment, manifest.split, manifest.config_hash, JSON.stringify(inputs), JSON.stringify(manifest), manifest.units_planned, leaseSeconds, maxWorkerDeaths],
   );
   return rowCount === 1;
 }

@@ -38,6 +38,8 @@ export interface SubmitOptions {
   leaseSeconds: number;
   /** Attempts after the first (a dead worker's, a failed unit's). */
   retryLimit?: number;
+  /** Deaths of workers holding one unit that make it `failed` (default 3); on a re-submit, replaces the run's. */
+  maxWorkerDeaths?: number;
 }
 
 export interface Submitted {
@@ -74,6 +76,7 @@ export async function submitRun(options: SubmitOptions): Promise<Submitted> {
       });
     }
     const counts = await inTransaction(db, async (client) => {
+      if (options.maxWorkerDeaths !== undefined) await client.query('UPDATE runs SET max_worker_deaths = $2 WHERE run_id = $1', [existing.run_id, options.maxWorkerDeaths]);
       // A run row without all its units (submitted by an older build): the missing ones are added.
       await insertUnits(
         client,
@@ -114,7 +117,7 @@ export async function submitRun(options: SubmitOptions): Promise<Submitted> {
     datasets[inputs.split] = await putInput(client, 'dataset', inputs.cases);
     if (inputs.regressionCases.length > 0) datasets['regression'] = await putInput(client, 'dataset', inputs.regressionCases);
     const stored: StoredInputs = { root: options.root, config: await putInput(client, 'config', opened.manifest.config), datasets, code_files: codeFiles };
-    if (!(await insertRun(client, opened.manifest, stored, options.leaseSeconds))) {
+    if (!(await insertRun(client, opened.manifest, stored, options.leaseSeconds, options.maxWorkerDeaths))) {
       throw new IsobudgetError('run_exists', `run ${runId} is already in the database (another submitter took this id first)`, {
         hint: `join it: isobudget run EXPERIMENT.yaml --run-id ${runId} --db URL --distributed; or pick another --run-id`,
       });

@@ -36,17 +36,48 @@ export interface Holder {
  */
 const UNCLAIMED_GRACE_SECONDS = 10;
 
-const UNIT_COLUMNS = 'unit_key, seq, split, case_id, arm, epoch, state';
+const UNIT_COLUMNS = 'u.unit_key, u.seq, u.split, u.case_id, u.arm, u.epoch, u.state';
 
-/** The unit of a fetched job, now held by this attempt; undefined when it is already committed or cancelled. */
-export async function claimUnit(db: Database, runId: string, unitKey: string, jobId: string, holder: Holder): Promise<UnitRow | undefined> {
-  const { rows } = await db.query<UnitRow>(
-    `UPDATE units SET state = 'active', job_id = $3, worker_id = $4, attempt_id = $5, version = $6, started_at = now(),
-            lease_until = now() + make_interval(secs => $7), attempts = attempts + 1
-      WHERE run_id = $1 AND unit_key = $2 AND state IN ('queued', 'active', 'failed') RETURNING ${UNIT_COLUMNS}`,
-    [runId, unitKey, jobId, holder.workerId, holder.attemptId, holder.version, holder.leaseSeconds],
+/** A unit one worker death away from the dead letters (at least one behind it) is a suspect. */
+const SUSPECT = 'u.worker_deaths >= GREATEST(1, r.max_worker_deaths - 1)';
+
+/** A claimed unit; `suspect`: one more death of a worker running it and it is failed. */
+export type ClaimedUnit = UnitRow & { suspect: boolean };
+
+/**
+ * The unit of a fetched job, now held by this attempt; undefined when it is already committed
+ * or cancelled (or dead-lettered as a poison unit: only `runs requeue --failed` gives it back).
+ *
+ * With `suspects: false` a suspect unit is not claimed — `{ suspect: deaths }`, the unit left
+ * untouched. A worker runs one suspect at a time, so a poison unit's last death cannot be
+ * pinned on a unit that shared workers with it: their counts rise together until both are
+ * suspects, and from then on they never share a worker again. (A unit that lost one worker
+ * with max 3 is not a suspect: a worker's crash re-queues its units to run as usual.)
+ */
+export async function claimUnit(
+  db: Database,
+  runId: string,
+  unitKey: string,
+  jobId: string,
+  holder: Holder,
+  suspects = true,
+): Promise<ClaimedUnit | { suspect: number } | undefined> {
+  const { rows } = await db.query<ClaimedUnit>(
+    `UPDATE units u SET state = 'active', job_id = $3, worker_id = $4, attempt_id = $5, version = $6, started_at = now(),
+            lease_until = now() + make_interval(secs => $7), attempts = u.attempts + 1
+       FROM runs r
+      WHERE r.run_id = u.run_id AND u.run_id = $1 AND u.unit_key = $2 AND u.state IN ('queued', 'active', 'failed')
+        AND NOT (u.state = 'failed' AND u.worker_deaths >= r.max_worker_deaths) AND ($8 OR NOT (${SUSPECT}))
+      RETURNING ${UNIT_COLUMNS}, ${SUSPECT} AS suspect`,
+    [runId, unitKey, jobId, holder.workerId, holder.attemptId, holder.version, holder.leaseSeconds, suspects],
   );
-  return rows[0];
+  if (rows[0] || suspects) return rows[0];
+  const open = await db.query<{ worker_deaths: number }>(
+    `SELECT u.worker_deaths FROM units u JOIN runs r ON r.run_id = u.run_id
+      WHERE u.run_id = $1 AND u.unit_key = $2 AND u.state IN ('queued', 'active', 'failed') AND ${SUSPECT}`,
+    [runId, unitKey],
+  );
+  return open.rows[0] ? { suspect: open.rows[0].worker_deaths } : undefined;
 }
 
 /**
@@ -134,13 +165,18 @@ export interface SweepResult {
   dead: string[];
   /** Units whose lease lapsed, back in the queue. */
   requeued: number;
+  /** Units whose lease lapsed once too often (`runs.max_worker_deaths`): failed, with their last error. */
+  deadLettered: Array<{ runId: string; unitKey: string; error: string }>;
 }
 
 /**
  * The supervisor's pass (any live worker or waiting submitter runs it; row locks make
  * concurrent passes safe): workers silent past their own --dead-after are marked dead, and
  * every unit whose lease lapsed — a dead worker's — goes back to the queue at once, without
- * using an attempt. A job fetched but never claimed for 10 s goes back too.
+ * using an attempt (the worker failed, not the unit). Each such lapse counts on the unit
+ * (`worker_deaths`): at its run's `max_worker_deaths` the unit is a poison unit — it kills
+ * every worker that takes it — and becomes `failed` instead (its job too), with a last error
+ * saying so. A job fetched but never claimed for 10 s goes back too.
  */
 export async function sweepLapsed(db: Database, jobSchema: string): Promise<SweepResult> {
   const dead = (
@@ -148,22 +184,43 @@ export async function sweepLapsed(db: Database, jobSchema: string): Promise<Swee
       `UPDATE workers SET state = 'dead' WHERE state = 'live' AND last_beat_at < now() - make_interval(secs => dead_after_seconds) RETURNING id`,
     )
   ).rows.map((r) => r.id);
-  const { rows } = await db.query<{ id: string }>(
+  // SET sees the row as it was: worker_id and worker_deaths below are the values before this pass.
+  const { rows } = await db.query<{ id: string; failed: boolean; run_id: string | null; unit_key: string | null; error: string | null }>(
     `WITH lapsed AS (
-       UPDATE units SET state = 'queued', last_error = 'lease lapsed: worker ' || COALESCE(worker_id, '?') || ' went silent',
-              worker_id = NULL, attempt_id = NULL, lease_until = NULL, handbacks = handbacks + 1
-        WHERE state = 'active' AND (lease_until < now() OR worker_id IN (SELECT id FROM workers WHERE state <> 'live'))
-        RETURNING job_id
+       UPDATE units u SET
+              state = CASE WHEN u.worker_deaths + 1 >= r.max_worker_deaths THEN 'failed' ELSE 'queued' END,
+              last_error = CASE WHEN u.worker_deaths + 1 >= r.max_worker_deaths
+                THEN 'worker died while running this unit ' || (u.worker_deaths + 1) || ' times: the last, ' || COALESCE(u.worker_id, '?')
+                     || ', went silent past its --dead-after (killed, out of memory or crashed); not retried (run --max-worker-deaths '
+                     || r.max_worker_deaths || '); once fixed: isobudget runs requeue ' || u.run_id || ' --failed --db URL'
+                ELSE 'lease lapsed: worker ' || COALESCE(u.worker_id, '?') || ' went silent' END,
+              worker_deaths = u.worker_deaths + 1,
+              worker_id = NULL, attempt_id = NULL, lease_until = NULL, handbacks = u.handbacks + 1
+         FROM runs r
+        WHERE r.run_id = u.run_id AND u.state = 'active' AND (u.lease_until < now() OR u.worker_id IN (SELECT id FROM workers WHERE state <> 'live'))
+        RETURNING u.job_id, u.run_id, u.unit_key, u.state = 'failed' AS failed, u.last_error
      ), unclaimed AS (
        SELECT j.id FROM ${jobSchema}.job j
         WHERE j.name = $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
           AND NOT EXISTS (SELECT 1 FROM units u WHERE u.job_id = j.id AND u.state = 'active')
+     ), poisoned AS (
+       SELECT job_id, last_error FROM lapsed WHERE failed
      )
-     UPDATE ${jobSchema}.job SET state = 'retry', started_on = NULL, start_after = now()
-      WHERE name = $1 AND state = 'active' AND (id IN (SELECT job_id FROM lapsed) OR id IN (SELECT id FROM unclaimed)) RETURNING id`,
+     UPDATE ${jobSchema}.job j SET
+            state = CASE WHEN p.job_id IS NULL THEN 'retry' ELSE 'failed' END::${jobSchema}.job_state,
+            started_on = CASE WHEN p.job_id IS NULL THEN NULL ELSE j.started_on END,
+            completed_on = CASE WHEN p.job_id IS NULL THEN j.completed_on ELSE now() END,
+            output = CASE WHEN p.job_id IS NULL THEN j.output ELSE jsonb_build_object('message', p.last_error) END,
+            start_after = now()
+       FROM (SELECT job_id AS id FROM lapsed UNION SELECT id FROM unclaimed) t LEFT JOIN poisoned p ON p.job_id = t.id
+      WHERE j.name = $1 AND j.id = t.id AND (j.state = 'active' OR (p.job_id IS NOT NULL AND j.state < 'completed'))
+      RETURNING j.id, p.job_id IS NOT NULL AS failed, (SELECT run_id FROM lapsed l WHERE l.job_id = j.id) AS run_id,
+                (SELECT unit_key FROM lapsed l WHERE l.job_id = j.id) AS unit_key, p.last_error AS error`,
     [UNIT_QUEUE, UNCLAIMED_GRACE_SECONDS],
   );
-  return { dead, requeued: rows.length };
+  const deadLettered = rows.filter((r) => r.failed && r.run_id !== null && r.unit_key !== null).map((r) => ({ runId: r.run_id ?? '', unitKey: r.unit_key ?? '', error: r.error ?? '' }));
+  for (const runId of new Set(deadLettered.map((d) => d.runId))) await notifyRun(db, runId);
+  return { dead, requeued: rows.length - deadLettered.length, deadLettered };
 }
 
 /** A fetched job this worker will not run (a refusal, a lost connection before the claim): back to the queue, no attempt used. */

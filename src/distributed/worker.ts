@@ -5,6 +5,8 @@
  * to the queue at once. Only a unit that fails while running uses one of its attempts; a
  * stop (SIGTERM), a refusal (code file or version mismatch) or a lost database hands the
  * unit back untouched. A lost database is waited out with back-off: the worker goes on.
+ * A unit whose workers keep dying (a poison unit) is failed by the supervisor after the run's
+ * --max-worker-deaths; a worker runs one unit that close to it at a time (unit-leases.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { IsobudgetError } from '../core/errors.js';
@@ -13,8 +15,8 @@ import { createUnitContext, runUnit } from '../runner/run-unit.js';
 import { sleep } from '../runner/pool.js';
 import { runHeartbeat, OutageLog, type HeldAttempt } from './heartbeat.js';
 import { UNIT_QUEUE, type JobQueue, type UnitJob } from './jobs.js';
-import { getRun, type UnitRow } from './run-store.js';
-import { claimUnit, failUnit, handBack, releaseJob, type Holder } from './unit-leases.js';
+import { getRun } from './run-store.js';
+import { claimUnit, failUnit, handBack, releaseJob, type ClaimedUnit, type Holder } from './unit-leases.js';
 import { newWorkerIdentity, registerWorker, stopWorkerRow } from './worker-registry.js';
 import { openRunRuntime, type RunRuntime, type RuntimeOptions } from './worker-runtime.js';
 import { UnitLedger } from './unit-ledger.js';
@@ -49,6 +51,9 @@ export interface WorkerSummary {
 
 /** A delay before a unit given back during an outage may be taken again (s). */
 const OUTAGE_DELAY_SECONDS = 2;
+
+/** A delay before a suspect unit this worker gave back (it already runs one) may be taken again (s). */
+const SUSPECT_DELAY_SECONDS = 2;
 
 export async function runWorker(given: WorkerOptions): Promise<WorkerSummary> {
   const options: Required<Pick<WorkerOptions, 'deadAfterSeconds' | 'version'>> & WorkerOptions = { deadAfterSeconds: 30, version: TOOL_VERSION, ...given };
@@ -105,6 +110,7 @@ export async function runWorker(given: WorkerOptions): Promise<WorkerSummary> {
     pending,
     stopping: stopping.signal,
     log,
+    suspect: {},
   };
   let fatal: unknown;
   const lane = async (): Promise<void> => {
@@ -158,6 +164,8 @@ interface JobContext {
   pending: Array<() => Promise<unknown>>;
   stopping: AbortSignal;
   log: (line: string) => void;
+  /** The attempt that holds (or is claiming) this worker's one suspect unit. */
+  suspect: { attemptId?: string | undefined };
 }
 
 /** The run of a job cannot run on this worker (its cause says why); the unit was handed back. */
@@ -167,18 +175,41 @@ class RunRefused extends Error {
   }
 }
 
-async function runJob(context: JobContext, runtimeFor: (runId: string) => Promise<RunRuntime>, job: { id: string; data: UnitJob; retryCount: number }): Promise<keyof WorkerSummary> {
+type FetchedJob = { id: string; data: UnitJob; retryCount: number };
+
+async function runJob(context: JobContext, runtimeFor: (runId: string) => Promise<RunRuntime>, job: FetchedJob): Promise<keyof WorkerSummary> {
+  const attemptId = `${job.id.slice(0, 8)}r${job.retryCount}${randomBytes(3).toString('hex')}`;
+  try {
+    return await runAttempt(context, runtimeFor, job, attemptId);
+  } finally {
+    // However the attempt ended (committed, failed, handed back, refused), its suspect slot is free.
+    if (context.suspect.attemptId === attemptId) context.suspect.attemptId = undefined;
+  }
+}
+
+async function runAttempt(context: JobContext, runtimeFor: (runId: string) => Promise<RunRuntime>, job: FetchedJob, attemptId: string): Promise<keyof WorkerSummary> {
   const { db, queue } = context.options;
   const { run_id: runId, unit_key: key } = job.data;
-  const attemptId = `${job.id.slice(0, 8)}r${job.retryCount}${randomBytes(3).toString('hex')}`;
-  let row: UnitRow | undefined;
+  let claimed: ClaimedUnit | { suspect: number } | undefined;
+  // One suspect per worker (unit-leases.ts claimUnit): a unit one worker death away from the dead
+  // letters never runs beside another such unit, so a poison unit's deaths are not pinned on the
+  // units that shared its workers. The lane that may take one holds the slot while it claims.
+  const maySuspect = context.suspect.attemptId === undefined;
+  if (maySuspect) context.suspect.attemptId = attemptId;
   // Claimed at once, before the run is opened here: a worker that dies from now on is found by its lease.
   try {
-    row = await claimUnit(db, runId, key, job.id, context.holderOf(attemptId));
+    claimed = await claimUnit(db, runId, key, job.id, context.holderOf(attemptId), maySuspect);
   } catch (error) {
     if (isConnectionError(error)) context.pending.push(() => releaseJob(db, queue.schema, job.id, OUTAGE_DELAY_SECONDS));
     throw error;
   }
+  if (maySuspect && !(claimed && 'seq' in claimed && claimed.suspect)) context.suspect.attemptId = undefined;
+  if (claimed && typeof claimed.suspect === 'number') {
+    context.log(`unit ${key} of run ${runId}: not taken (${claimed.suspect} worker(s) died running it, and this worker already runs such a unit; no attempt used)`);
+    await releaseJob(db, queue.schema, job.id, SUSPECT_DELAY_SECONDS).catch(() => context.pending.push(() => releaseJob(db, queue.schema, job.id, SUSPECT_DELAY_SECONDS)));
+    return 'handedBack';
+  }
+  const row = claimed;
   if (!row) {
     // A re-submitted or retried job of a unit that is already in the ledger (or cancelled): nothing to do.
     await queue.boss.complete(UNIT_QUEUE, job.id);

@@ -8,16 +8,27 @@ import { arithmeticCases } from './experiment.js';
 
 const AGENT = fileURLToPath(new URL('./sleepy-agent.mjs', import.meta.url));
 
+const POISON_AGENT = fileURLToPath(new URL('./poison-agent.mjs', import.meta.url));
+
 /** A project folder whose experiment has `cases` cases × arms A–D, each path one call then `pauseMs` of agent time. */
 export function slowAgentProject(name: string, cases: number, pauseMs: number): string {
+  return agentProject(name, cases, AGENT, [String(pauseMs)]);
+}
+
+/** As slowAgentProject, but the agent of the unit `poison` (`case/arm`, e.g. `c1/candidate_single`) kills its worker with SIGKILL. */
+export function poisonAgentProject(name: string, cases: number, pauseMs: number, poison: string): string {
+  return agentProject(name, cases, POISON_AGENT, [String(pauseMs), '{{case_id}}', '{{arm}}', poison]);
+}
+
+function agentProject(name: string, cases: number, agent: string, extra: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), `isobudget-${name}-`));
-  cpSync(AGENT, join(dir, 'agent.mjs'));
+  cpSync(agent, join(dir, 'agent.mjs'));
   writeFileSync(join(dir, 'val.jsonl'), arithmeticCases(cases));
   writeFileSync(join(dir, 'experiment.yaml'), [
     `experiment: ${name}`, 'provider: { preset: sim }', 'models: { candidate: sim-small }',
     'variants:', '  baseline: { id: a, model: sim-small, system_prompt: "Answer." }', '  candidate: { id: b, model: sim-small, system_prompt: "Answer with the number." }',
     'budget: { total_tokens_per_case: 2000, per_case_max_tokens: 256, best_of_n: [1, 2] }', 'datasets: { val: val.jsonl }', 'scorer: numeric', 'selector: majority', 'seed: 3',
-    `executor: { type: command, argv: ["${process.execPath}", "{{config_dir}}/agent.mjs", "{{input}}", "${pauseMs}"], timeout_ms: 30000 }`,
+    `executor: { type: command, argv: ${JSON.stringify([process.execPath, '{{config_dir}}/agent.mjs', '{{input}}', ...extra])}, timeout_ms: 30000 }`,
   ].join('\n'));
   return dir;
 }

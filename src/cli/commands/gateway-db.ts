@@ -17,6 +17,8 @@ export interface DbServeOptions extends ServeOptions {
   /** Upstream as logs and the ledger show it. */
   shown: string;
   leaseTokens: number | undefined;
+  /** Per-call mode's automatic leases (--auto-lease on|off). */
+  autoLease: boolean;
   staleMs: number | undefined;
 }
 
@@ -27,12 +29,12 @@ export async function serveGatewayDb(url: string, source: string, options: DbSer
   let gateway: Gateway | undefined;
   try {
     store = await openPgStore({
-      db, where: describeDatabase(url), upstream: options.shown, leaseTokens: options.leaseTokens, staleMs: options.staleMs,
+      db, where: describeDatabase(url), upstream: options.shown, leaseTokens: options.leaseTokens, autoLease: options.autoLease, staleMs: options.staleMs,
       cost: (record) => callCostUsd(record, options.prices), log,
     });
     gateway = await startGateway({ ...listenOptions(options, log), store });
     io.stdout.write(`isobudget gateway listening on ${gateway.url} → ${options.shown}\n`);
-    io.stdout.write(`  replica ${store.replica.id} on ${describeDatabase(url)}; budgets ${options.leaseTokens === undefined ? 'reserved per call' : `leased ${options.leaseTokens} tokens at a time`}\n`);
+    io.stdout.write(`  replica ${store.replica.id} on ${describeDatabase(url)}; budgets ${budgetMode(options)}\n`);
     io.stdout.write(`  upstream key: ${options.upstreamKey === undefined ? `$${options.keyEnv} not set — requests go upstream without a credential` : `$${options.keyEnv} (value not shown)`}\n`);
     const { reclaimedAtStart: r } = store;
     if (r.replicas.length > 0) io.stdout.write(`  reclaimed ${r.replicas.length} dead replica(s): ${r.reservations} open reservation(s), ${r.tokens} tokens booked as spent (unknown_after_crash)\n`);
@@ -79,6 +81,11 @@ export async function keysCommandDb(url: string, source: string, action: 'create
   } finally {
     await db.end().catch(() => {});
   }
+}
+
+function budgetMode(options: DbServeOptions): string {
+  if (options.leaseTokens !== undefined) return `leased ${options.leaseTokens} tokens at a time`;
+  return options.autoLease ? 'reserved per call (automatic leases on)' : 'reserved per call on the key row (automatic leases off)';
 }
 
 function closedNote(key: VirtualKey): string {

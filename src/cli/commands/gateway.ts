@@ -23,7 +23,7 @@ import type { CommandSpec } from './spec.js';
 const USAGE = `isobudget gateway --upstream URL [--port 8788] [--host 127.0.0.1] [--upstream-key-env ISOBUDGET_UPSTREAM_API_KEY]
         [--upstream-auth auto|bearer|x-api-key] [--data-dir DIR] [--max-body-mb 32] [--allow-remote --access-token-env NAME] [--quiet] [--pricing FILE]
         [--connect-timeout 10s] [--first-byte-timeout 10m] [--idle-timeout 5m] [--max-call-duration 30m]
-isobudget gateway --db URL --upstream URL [--budget-lease TOKENS] [--replica-timeout 10s] [the options above but --data-dir]
+isobudget gateway --db URL --upstream URL [--budget-lease TOKENS | --auto-lease on|off] [--replica-timeout 10s] [the options above but --data-dir]
 isobudget gateway keys create [--budget TOKENS] [--tag run=…,case=…,arm=…] [--data-dir DIR | --db URL] [--json]
 isobudget gateway keys list [--data-dir DIR | --db URL] [--json]
 isobudget gateway keys revoke ID [--data-dir DIR | --db URL]
@@ -31,8 +31,9 @@ isobudget gateway ledger index|show [--data-dir DIR] [--pricing FILE]
 Every call is costed (cost_usd) with the dated default prices, or --pricing FILE (model → USD per million tokens) over them.
 Keys are shown once, at creation, and stored only as hashes. The upstream key is read from the env var --upstream-key-env names.
 --db URL (or $ISOBUDGET_DATABASE_URL): keys, budgets, reservations and calls in PostgreSQL, shared by any number of gateway
-replicas (run \`isobudget db migrate\` once). Each call reserves with one statement, unless --budget-lease TOKENS: a replica then
-serves from a leased slice of the key's budget in memory. A replica silent for --replica-timeout is declared dead: its open
+replicas (run \`isobudget db migrate\` once). Each call reserves with one statement — a call with an output cap from a small
+lease its replica holds on the key (automatic leases; --auto-lease off: every call on the key's row) — unless --budget-lease TOKENS:
+a replica then serves from a leased slice of the key's budget in memory. A replica silent for --replica-timeout is declared dead: its open
 reservations are booked as spent (unknown_after_crash), never granted again.`;
 
 const DEFAULT_UPSTREAM_KEY_ENV = 'ISOBUDGET_UPSTREAM_API_KEY';
@@ -59,6 +60,7 @@ const OPTIONS = {
   pricing: { ...PRICING_OPTION, help: 'serve, ledger show: model → USD per million tokens, over the dated defaults' },
   db: { type: 'string', value: 'URL', help: 'keys, budgets and calls in PostgreSQL, shared by gateway replicas (not with --data-dir)', fallback: '$ISOBUDGET_DATABASE_URL', example: 'postgres://postgres@127.0.0.1:5432/isobudget' },
   'budget-lease': { type: 'string', value: 'TOKENS', help: 'serve --db: lease this many tokens of a key at a time and admit calls from the lease in memory', fallback: 'none: every call reserves in the database', example: '100000' },
+  'auto-lease': { type: 'string', value: 'on|off', help: 'serve --db, per call: a capped call reserves from a small lease its replica holds on the key (off: every call reserves on the key row)', fallback: 'on', example: 'off' },
   'replica-timeout': { type: 'string', value: 'DURATION', help: 'serve --db: a replica silent this long is declared dead; its open reservations are booked as spent', fallback: '10s', example: '30s' },
 } as const satisfies Options;
 
@@ -70,7 +72,7 @@ export const gatewayCommand: CommandSpec = {
     const { values, positionals } = parseCommandArgs('gateway', argv, OPTIONS, USAGE);
     const database = databaseUrl(values.db, io.env);
     if (database !== undefined) return withDatabase(database, positionals, values, io);
-    for (const flag of ['budget-lease', 'replica-timeout'] as const) {
+    for (const flag of ['budget-lease', 'replica-timeout', 'auto-lease'] as const) {
       if (values[flag] !== undefined) throw new IsobudgetError('usage', `gateway: --${flag} needs --db URL (gateway replicas on PostgreSQL)`, { hint: USAGE });
     }
     const paths = gatewayPaths(values['data-dir'], io.env, io.cwd);
@@ -97,7 +99,17 @@ async function withDatabase(database: { url: string; source: string }, positiona
   const options = serveOptions(values, io);
   const leaseTokens = intOption('budget-lease', values['budget-lease']);
   if (leaseTokens === 0) throw new IsobudgetError('usage', '--budget-lease must be a positive number of tokens (omit it to reserve per call)');
-  return serveGatewayDb(database.url, database.source, { ...options, shown: upstreamDisplay(options.upstream), leaseTokens, staleMs: durationOption('replica-timeout', values['replica-timeout']) }, io);
+  const autoLease = autoLeaseOption(values['auto-lease']);
+  if (leaseTokens !== undefined && values['auto-lease'] !== undefined) {
+    throw new IsobudgetError('usage', 'gateway: --auto-lease is for per-call budgets; --budget-lease leases every call already', { hint: 'drop one of them' });
+  }
+  return serveGatewayDb(database.url, database.source, { ...options, shown: upstreamDisplay(options.upstream), leaseTokens, autoLease, staleMs: durationOption('replica-timeout', values['replica-timeout']) }, io);
+}
+
+function autoLeaseOption(value: string | undefined): boolean {
+  if (value === undefined || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new IsobudgetError('usage', `--auto-lease must be on or off, got '${value}'`, { hint: 'e.g. --auto-lease off: every call reserves on the key row' });
 }
 
 function mintOptions(values: Values): { budget: number | undefined; tags: Record<string, string> } {

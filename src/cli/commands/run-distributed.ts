@@ -24,6 +24,8 @@ export interface DistributedRunOptions {
   allowOverlap?: boolean;
   pricingFile?: string;
   leaseSeconds: number;
+  /** Deaths of workers holding one unit that make it failed (default: the run's, else 3). */
+  maxWorkerDeaths?: number;
   detach: boolean;
   quiet: boolean;
   finish: FinishOptions;
@@ -40,6 +42,7 @@ export async function runDistributed(db: Database, io: CliIO, options: Distribut
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.allowOverlap ? { allowOverlap: true } : {}),
       ...(options.pricingFile === undefined ? {} : { pricingFile: options.pricingFile }),
+      ...(options.maxWorkerDeaths === undefined ? {} : { maxWorkerDeaths: options.maxWorkerDeaths }),
     }), { onLost: (error, n) => n === 1 && log(`submit: database unreachable (${(error as { code?: string }).code ?? String(error)}); retrying with back-off`) });
     if (!options.quiet) io.stderr.write(`run ${submitted.runId}: ${submitted.manifest.units_planned} units, ${submitted.enqueued} queued${submitted.committed > 0 ? `, ${submitted.committed} already committed` : ''}; workers: isobudget worker --db URL\n`);
     if (options.detach) {

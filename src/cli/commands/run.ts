@@ -35,7 +35,7 @@ const USAGE = `isobudget run EXPERIMENT.yaml [--split val|test|train] [--out run
        [--junit FILE] [--no-report] [--pricing FILE] [--otel-endpoint URL] [--strict] [--dry-run] [--yes] [--max-total-tokens N]
        [--limit N | --cases ID,ID… | --sample N --seed S] [--models candidate=M,baseline=M]
 isobudget run --resume RUN_DIR|ID|latest [--max-total-tokens N]
-isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--run-id ID]
+isobudget run EXPERIMENT.yaml --db URL --distributed [--detach] [--lease SECONDS] [--max-worker-deaths N] [--run-id ID]
   --distributed: one job per unit in the team database, executed by \`isobudget worker --db URL\` processes on any machine;
   waits with the usual progress, then writes runs/<id>/ and the verdict (--detach: print the id and return; later \`isobudget runs wait ID --db URL\`).
   Re-submitting a run id (--run-id ID or --resume ID with --distributed) queues only the units not yet committed.`;
@@ -68,8 +68,9 @@ export const runCommand: CommandSpec = {
       ...SIZE_FLAGS,
       models: MODELS_FLAG,
       lease: { type: 'string', value: 'SECONDS', help: 'with --distributed: a unit whose worker is silent this long is presumed dead and retried elsewhere (longer than the slowest unit)', fallback: '900', example: '3600' },
+      'max-worker-deaths': { type: 'string', value: 'N', help: 'with --distributed: a unit whose worker dies (kill -9, out of memory, a crash) N times while running it is failed, not re-queued to take down the next one', fallback: '3', example: '5' },
     }, USAGE);
-    if (values.distributed === true || values.detach === true || values.lease !== undefined) return runDistributedCommand(values, positionals, io);
+    if (values.distributed === true || values.detach === true || values.lease !== undefined || values['max-worker-deaths'] !== undefined) return runDistributedCommand(values, positionals, io);
     if (values.db !== undefined) throw new IsobudgetError('usage', 'run: --db goes with --distributed (an embedded run keeps its ledger in runs/<id>/)', { hint: USAGE });
     if (values.resume !== undefined && values.pricing !== undefined) {
       throw new IsobudgetError('usage', 'run: --pricing cannot change a run being resumed: it keeps the prices it started with (see its manifest.json)', { hint: 'start a new run to use other prices' });
@@ -207,7 +208,7 @@ function printFinished(dir: string, manifest: Manifest, values: Parameters<typeo
 
 async function runDistributedCommand(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number> {
   const flag = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  if (values.distributed !== true) throw new IsobudgetError('usage', 'run: --detach and --lease go with --distributed', { hint: USAGE });
+  if (values.distributed !== true) throw new IsobudgetError('usage', 'run: --detach, --lease and --max-worker-deaths go with --distributed', { hint: USAGE });
   if (values['otel-endpoint'] !== undefined) throw new IsobudgetError('usage', 'run: --otel-endpoint streams an embedded run; export a distributed one once it is done: isobudget export otel RUN --endpoint URL', { hint: USAGE });
   if (values.sequential === true) throw new IsobudgetError('usage', 'run: --sequential does not run distributed (it decides case by case in one process)', { hint: USAGE });
   const resume = flag('resume');
@@ -215,6 +216,10 @@ async function runDistributedCommand(values: Record<string, string | boolean | u
   if (!configArg) throw new IsobudgetError('usage', 'run --distributed: missing EXPERIMENT.yaml', { hint: USAGE });
   const leaseSeconds = values.lease === undefined ? 900 : numberOption('lease', flag('lease'));
   if (leaseSeconds === undefined || !Number.isInteger(leaseSeconds) || leaseSeconds < 1) throw new IsobudgetError('usage', `--lease must be a whole number of seconds ≥ 1, got '${flag('lease')}'`, { hint: USAGE });
+  const maxWorkerDeaths = numberOption('max-worker-deaths', flag('max-worker-deaths'));
+  if (maxWorkerDeaths !== undefined && (!Number.isInteger(maxWorkerDeaths) || maxWorkerDeaths < 1)) {
+    throw new IsobudgetError('usage', `--max-worker-deaths must be a whole number ≥ 1, got '${flag('max-worker-deaths')}'`, { hint: USAGE });
+  }
   const db = await requireTeamDatabase(flag('db'), io, 'run --distributed');
   try {
     const split = flag('split');
@@ -225,6 +230,7 @@ async function runDistributedCommand(values: Record<string, string | boolean | u
       configPath: resolve(io.cwd, configArg),
       outDir: resolve(io.cwd, flag('out') ?? 'runs'),
       leaseSeconds,
+      ...(maxWorkerDeaths === undefined ? {} : { maxWorkerDeaths }),
       detach: values.detach === true,
       quiet: values.quiet === true || values.json === true,
       ...(split === undefined ? {} : { split: parseSplit(split) }),
