@@ -4,7 +4,7 @@
  * means a duplicate key `JSON.parse` dropped (body-walk.ts).
  *
  * An agent resends its body with a turn added (Claude Code: the same ~65 KB but for a few
- * hundred characters in the middle), so a session's last text is remembered with where each of
+ * hundred characters in the middle), so a session's last text is remembered with where some of
  * its string tokens started and how many keys came before it. The next text is compared with
  * it (string equality of slices: memcmp, no hash); the scan resumes at the last string token
  * before the first character that differs, and stops at the first string token it lands on in
@@ -24,10 +24,17 @@ const MAX_REMEMBERED_CHARS = 1 << 20;
 const MEMO_CHARS = 16 * 1024 * 1024;
 /** Sessions remembered at most. */
 const MEMO_SESSIONS = 256;
+/**
+ * A string token is remembered as a place to resume or stop at when it starts this many
+ * characters after the last one remembered, or is the EVERY-th token since: few entries to
+ * copy per body, and little text scanned again before the first change or after the last.
+ */
+const SPACING = 256;
+const EVERY = 16;
 
 interface KeyScan {
   text: string;
-  /** Where each string token starts, in order. */
+  /** Where some of its string tokens start (SPACING, EVERY), in order. */
   starts: Int32Array;
   /** Keys before each of them. */
   keysBefore: Int32Array;
@@ -96,6 +103,8 @@ function rescan(text: string, last: KeyScan, starts: number[], keysBefore: numbe
  */
 function scan(text: string, start: number, before: number, starts: number[] | undefined, keysBefore: number[], tail: Tail | undefined): number {
   let keys = before;
+  let tokens = 0;
+  let marked = -SPACING;
   for (let at = start; at !== -1; ) {
     if (tail !== undefined && at >= tail.from) {
       const old = at - tail.shift;
@@ -103,9 +112,11 @@ function scan(text: string, start: number, before: number, starts: number[] | un
       while (tail.next < oldStarts.length && (oldStarts[tail.next] as number) < old) tail.next += 1;
       if (tail.next < oldStarts.length && oldStarts[tail.next] === old) return adopt(tail, keys, starts, keysBefore);
     }
-    if (starts !== undefined) {
+    if (starts !== undefined && ((tokens += 1) >= EVERY || at - marked >= SPACING)) {
       starts.push(at);
       keysBefore.push(keys);
+      tokens = 0;
+      marked = at;
     }
     let end = text.indexOf('"', at + 1);
     // A quote after an odd number of backslashes is inside the string.
