@@ -21,7 +21,7 @@ const COLON = 58;
 /** Texts of more characters than this are scanned whole and not remembered. */
 const MAX_REMEMBERED_CHARS = 1 << 20;
 /** Characters of remembered texts kept at most, over all sessions (oldest dropped first). */
-const MEMO_CHARS = 16 * 1024 * 1024;
+const MEMO_CHARS = 8 * 1024 * 1024;
 /** Sessions remembered at most. */
 const MEMO_SESSIONS = 256;
 /**
