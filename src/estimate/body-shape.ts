@@ -50,7 +50,7 @@ export interface ShapeTotals {
  * middle and end (a 48 KB system prompt is read every call).
  */
 export function sampledChars(length: number): number {
-  return length < 64 ? 0 : length <= 3 * SAMPLE ? length : 3 * SAMPLE;
+  return length < 64 ? 0 : Math.min(length, 3 * SAMPLE);
 }
 
 /** UTF-8 bytes beyond one per UTF-16 unit in what is read of `part`: 0 for ASCII, 2 per CJK character. */

@@ -76,7 +76,7 @@ describe('commonPrefix and commonSuffix', () => {
     ['abc', 'abd', 2, 0],
     ['same', 'same', 4, 0],
     ['', 'x', 0, 0],
-    ['x'.repeat(1000) + 'A' + 'y'.repeat(500), 'x'.repeat(1000) + 'BB' + 'y'.repeat(500), 1000, 500],
+    [`${'x'.repeat(1000)}A${'y'.repeat(500)}`, `${'x'.repeat(1000)}BB${'y'.repeat(500)}`, 1000, 500],
     ['aaaa', 'aa', 2, 0],
   ])('%#', (a, b, prefix, suffix) => {
     expect(commonPrefix(a, b)).toBe(prefix);
