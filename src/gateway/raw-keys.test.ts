@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { walkBody } from './body-walk.js';
-import { commonPrefix, commonSuffix, forgetRawKeys, rawKeyCount } from './raw-keys.js';
+import { commonPrefix, commonSuffix, forgetRawKeys, rawKeyCount, rawKeyMemoSize } from './raw-keys.js';
 
 /** A Claude-Code-shaped body: messages, then a system prompt and tools after them. */
 const session = (turns: string[], extra: Record<string, unknown> = {}): string =>
@@ -68,6 +68,26 @@ describe('rawKeyCount with a memo gives what a whole scan gives', () => {
     expect(rawKeyCount('123', 'k')).toBe(0);
     expect(rawKeyCount('', 'k')).toBe(0);
     expect(rawKeyCount(text, 'k')).toBe(rawKeyCount(text));
+  });
+});
+
+describe('the memo stays bounded', () => {
+  test('300 sessions of ~70 KB texts: at most 256 sessions and 8 M characters are kept, and every count stays exact', () => {
+    forgetRawKeys();
+    const filler = 'words of a long tool result, "quoted": and not a key. '.repeat(1300);
+    for (let i = 0; i < 300; i += 1) {
+      const text = session([`session ${i}`, filler]);
+      expect(rawKeyCount(text, `session-${i}`)).toBe(rawKeyCount(text));
+      const { sessions, chars } = rawKeyMemoSize();
+      expect(sessions).toBeLessThanOrEqual(256);
+      expect(chars).toBeLessThanOrEqual(8 * 1024 * 1024);
+    }
+    expect(rawKeyMemoSize().chars).toBeGreaterThan(4 * 1024 * 1024);
+    // A text over 1 M characters is scanned whole and not kept.
+    const huge = session(['huge', 'x'.repeat(1_100_000)]);
+    const before = rawKeyMemoSize();
+    expect(rawKeyCount(huge, 'huge-session')).toBe(rawKeyCount(huge));
+    expect(rawKeyMemoSize()).toEqual(before);
   });
 });
 

@@ -59,6 +59,11 @@ export function rawKeyCount(text: string, memoKey?: string): number {
   return keys;
 }
 
+/** Sessions and characters of text remembered now (tests check the bounds). */
+export function rawKeyMemoSize(): { sessions: number; chars: number } {
+  return { sessions: memos.size, chars: memoChars };
+}
+
 /** Drops every remembered text (tests measure a cold start with it). */
 export function forgetRawKeys(): void {
   memos.clear();
