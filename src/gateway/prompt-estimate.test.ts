@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countTokens } from '../core/tokens.js';
 import { billableContent } from '../estimate/billable-content.js';
+import { bodyShape, sampledExtraBytes, shapeOf } from '../estimate/body-shape.js';
 import { countBodyTokens, countFreshParts, forgetBodyCounts, measureParts } from './prompt-estimate.js';
 
 const claudeCode = JSON.parse(readFileSync('/work/shared/fixtures/real-clients/claude-code-2.1.332.jsonl', 'utf8').split('\n')[0] ?? '{}') as { body: Record<string, unknown> };
@@ -108,5 +109,31 @@ describe('body token counts', () => {
     expect(counted).toBeGreaterThanOrEqual(countTokens(raw));
     // ~16 KB of new text per turn is a few ms; the bound is generous for a loaded machine (bench: bench/gateway-real-bodies.mjs).
     expect(stall).toBeLessThan(60);
+  });
+});
+
+describe("a body's shape from the measure equals bodyShape (an unchanged string's share comes from the last body)", () => {
+  const shapeOfMeasure = (parts: string[], memoKey: string) => {
+    const measure = measureParts(parts, memoKey);
+    expect(measure.extraBytes).toBe(parts.reduce((sum, part) => sum + sampledExtraBytes(part), 0));
+    expect(measure.chars).toBe(parts.reduce((sum, part) => sum + part.length, 0));
+    return shapeOf({ protocol: 'p', chars: measure.chars, sampled: measure.sampled, extraBytes: measure.extraBytes, messages: 3, tools: 1, images: 0 });
+  };
+  test('a session whose turns change script, and a body equal at both ends but different inside', () => {
+    forgetBodyCounts();
+    const system = 'plain English system prompt, déjà vu. '.repeat(200);
+    const scripts = ['latin words here '.repeat(30), '预算公平的评测比较同样的案例'.repeat(30), 'mixé café naïve '.repeat(30), 'x'.repeat(5000) + '预算'.repeat(2000)];
+    const parts: string[] = ['user'];
+    for (let i = 0; i < 12; i += 1) {
+      parts.splice(parts.length, 0, scripts[i % scripts.length] as string);
+      const body = [...parts, system];
+      expect(shapeOfMeasure(body, 'shape-key')).toBe(bodyShape({ protocol: 'p', parts: body, messages: 3, tools: 1, images: 0 }));
+    }
+    // The same start and end as the last body, a wide middle where it had a latin one: not reused.
+    const last = ['user', 'latin words here '.repeat(30), 'latin words here '.repeat(30), system];
+    const crafted = ['user', 'latin words here '.repeat(30), '预算公平的评测比较同样的案例'.repeat(100), system];
+    expect(shapeOfMeasure(last, 'k2')).toBe(bodyShape({ protocol: 'p', parts: last, messages: 3, tools: 1, images: 0 }));
+    expect(shapeOfMeasure(crafted, 'k2')).toBe(bodyShape({ protocol: 'p', parts: crafted, messages: 3, tools: 1, images: 0 }));
+    expect(shapeOfMeasure(crafted, 'k2')).not.toBe(shapeOfMeasure(last, 'k3'));
   });
 });

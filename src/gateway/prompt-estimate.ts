@@ -14,6 +14,7 @@
  * and counted after (admit-call.ts).
  */
 import { countTokens } from '../core/tokens.js';
+import { sampledChars, sampledExtraBytes } from '../estimate/body-shape.js';
 import { cachedCount, chunkEnds, countRanges, forgetChunkCounts, utf8Length } from './chunk-counts.js';
 
 /** Strings up to this many characters are looked up (and counted) whole. */
@@ -35,12 +36,18 @@ export interface PartsMeasure {
   freshChars: number;
   /** An upper bound on the fresh text's tokens that needs no tokenizer: its UTF-8 bytes, +1 a piece (a byte-level BPE never makes more tokens than bytes). */
   freshBound: number;
+  /** What the strings add to the body's shape (body-shape.ts `ShapeTotals`): found with each string's count, an unchanged string's from the last body. */
+  chars: number;
+  sampled: number;
+  extraBytes: number;
 }
 
 interface PartsMemo {
   parts: readonly string[];
   /** Count per string; −1: not known when the body came. */
   counts: number[];
+  /** `sampledExtraBytes` per string. */
+  extra: Int32Array;
 }
 
 const memos = new Map<string, PartsMemo>();
@@ -48,23 +55,38 @@ const memos = new Map<string, PartsMemo>();
 /** Finds each string's count without tokenizing: from the last strings of `memoKey` where unchanged, else from the chunk cache. */
 export function measureParts(parts: readonly string[], memoKey?: string): PartsMeasure {
   let chars = 0;
-  for (const part of parts) chars += part.length;
-  const measure: PartsMeasure = { known: 0, fresh: [], freshChars: 0, freshBound: 0 };
-  if (chars > HUGE_CHARS) return hugeParts(parts, measure);
-  if (chars <= SMALL_BODY) {
+  let sampled = 0;
+  for (const part of parts) {
+    chars += part.length;
+    sampled += sampledChars(part.length);
+  }
+  const measure: PartsMeasure = { known: 0, fresh: [], freshChars: 0, freshBound: 0, chars, sampled, extraBytes: 0 };
+  if (chars > HUGE_CHARS || chars <= SMALL_BODY) {
+    for (const part of parts) measure.extraBytes += sampledExtraBytes(part);
+    if (chars > HUGE_CHARS) return hugeParts(parts, measure);
     for (const part of parts) measure.known += countTokens(part) + 1;
     return measure;
   }
   const previous = memoKey === undefined ? undefined : memos.get(memoKey);
   const counts = new Array<number>(parts.length).fill(-1);
+  const extra = new Int32Array(parts.length).fill(-1);
   if (previous !== undefined) {
+    // Strings equal to the last body's (compared whole: memcmp), at its start and at its end.
     const before = previous.parts;
     let start = 0;
-    for (; start < parts.length && start < before.length && parts[start] === before[start]; start += 1) counts[start] = previous.counts[start] as number;
-    for (let j = parts.length - 1, k = before.length - 1; j >= start && k >= start && parts[j] === before[k]; j -= 1, k -= 1) counts[j] = previous.counts[k] as number;
+    for (; start < parts.length && start < before.length && parts[start] === before[start]; start += 1) {
+      counts[start] = previous.counts[start] as number;
+      extra[start] = previous.extra[start] as number;
+    }
+    for (let j = parts.length - 1, k = before.length - 1; j >= start && k >= start && parts[j] === before[k]; j -= 1, k -= 1) {
+      counts[j] = previous.counts[k] as number;
+      extra[j] = previous.extra[k] as number;
+    }
   }
   const ends: number[] = [];
   for (let i = 0; i < parts.length; i += 1) {
+    if ((extra[i] as number) < 0) extra[i] = sampledExtraBytes(parts[i] as string);
+    measure.extraBytes += extra[i] as number;
     if ((counts[i] as number) >= 0) {
       measure.known += counts[i] as number;
       continue;
@@ -91,7 +113,7 @@ export function measureParts(parts: readonly string[], memoKey?: string): PartsM
     measure.known += total;
     if (complete) counts[i] = total;
   }
-  if (memoKey !== undefined) remember(memoKey, { parts, counts });
+  if (memoKey !== undefined) remember(memoKey, { parts, counts, extra });
   return measure;
 }
 

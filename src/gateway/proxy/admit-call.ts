@@ -12,7 +12,7 @@ import { budgetSpentReply, errorReply, keyClosedReply, type GatewayReply } from 
 import type { GatewayContext } from '../gateway-context.js';
 import type { VirtualKey } from '../keys/virtual-key.js';
 import { billableContent } from '../../estimate/billable-content.js';
-import { bodyShape } from '../../estimate/body-shape.js';
+import { shapeOf } from '../../estimate/body-shape.js';
 import type { EstimateContext, PromptEstimate } from '../../estimate/prompt-estimator.js';
 import { billingExtras } from '../billing-extras.js';
 import { rawKeyCount, walkBody } from '../body-walk.js';
@@ -59,7 +59,7 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   // One walk of the whole parsed body: its keys, its images, what cannot be bounded.
   const walk = walkBody(body);
   // The bytes that leave are the client's: they must say what the parsed body says.
-  if (rawKeyCount(input.text) !== walk.keys) {
+  if (rawKeyCount(input.text, input.memoKey) !== walk.keys) {
     const message = 'isobudget gateway: this key has a token budget, and the request body holds a duplicate key (JSON readers disagree on which one counts, so the gateway cannot judge what the upstream would bill); send each key once';
     return refused(requested, errorReply(family, 400, message, { code: 'duplicate_key', headers: { 'x-should-retry': 'false' } }), 400, message, 'refused: duplicate key');
   }
@@ -72,9 +72,10 @@ export function admitCall(context: GatewayContext, input: AdmitInput): Admitted 
   // What the provider bills as text (not the JSON envelope, not image data) and what its published rules add.
   const billable = billableContent(protocol, body);
   const target = { baseUrl: context.upstreamDisplay, model: typeof body['model'] === 'string' ? body['model'] : 'unknown' };
-  const shape = bodyShape({ protocol, parts: billable.parts, messages: billable.messages, tools: billable.tools, images: billable.images });
-  const scope: EstimateContext = { overhead: billable.overhead, overheadFloor: billable.overheadFloor, shape, keyId: key.id };
+  // The strings' counts and their share of the body's shape, an unchanged string's from the session's last body.
   const measure = measureParts(billable.parts, input.memoKey);
+  const shape = shapeOf({ protocol, chars: measure.chars, sampled: measure.sampled, extraBytes: measure.extraBytes, messages: billable.messages, tools: billable.tools, images: billable.images });
+  const scope: EstimateContext = { overhead: billable.overhead, overheadFloor: billable.overheadFloor, shape, keyId: key.id };
   const bounded = measure.fresh.length === 0 ? undefined : boundedEstimate(context, input, read.fields, target, measure, extras.tokens, scope);
   if (bounded !== undefined) return admitWith(context, input, read.fields, bounded, requested);
   const counted = countFreshParts(measure);
