@@ -14,19 +14,23 @@
  *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
  *               rows in the database (synthetic copies of a real run's calls).
  *
- *   node bench/team-faults.mjs [--only kill,restart,reads] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
+ *               With /usr/bin/time present, also each CLI's peak RSS (MB). --keep leaves the
+ *               reads schema in place (its URL printed) for EXPLAIN; drop it yourself after.
+ *
+ *   node bench/team-faults.mjs [--only kill,restart,reads] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500] [--keep]
  *
  * Gateway replicas' req/s on one key (1 vs 3 replicas) is measured by
  * bench/gateway-replicas-key.mjs (also in `npm run bench`); bench/gateway-replicas.mjs
  * measures the per-call and leased modes' latency.
  * Writes bench/out/<name>.json (default team-faults).
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { privateClusterUnavailable, startPrivateCluster } from './support/private-cluster.mjs';
-import { arithmeticExperiment, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { arithmeticExperiment, BIN, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { spawn } from 'node:child_process';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +44,7 @@ const { values } = parseArgs({
     cases: { type: 'string' },
     concurrency: { type: 'string' },
     dist: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.only.split(','));
@@ -153,7 +158,7 @@ if (parts.has('reads')) {
   for (let done = 0; done < copies; done += 100) {
     await client.query(
       `INSERT INTO calls (run_id, call_id, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record)
-       SELECT run_id, call_id || '-x' || g, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record
+       SELECT run_id, call_id || '-x' || g, unit_key || '-x' || g, attempt_id || '-x' || g, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record
          FROM calls c, generate_series($1::int, $2::int) g WHERE c.run_id = 'reads' AND c.call_id NOT LIKE '%-x%'`,
       [done + 1, Math.min(copies, done + 100)],
     );
@@ -161,17 +166,32 @@ if (parts.has('reads')) {
   await client.query('ANALYZE calls');
   const calls = await scalar(client, 'SELECT count(*)::int FROM calls');
   say(`reads: ${calls} call rows (${((Date.now() - insertStarted) / 1000).toFixed(0)} s to insert)`);
-  const timed = async (args) => {
-    const started = Date.now();
-    const result = await cli(args, { cwd: dir });
-    return { seconds: (Date.now() - started) / 1000, code: result.code };
-  };
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+  // Wall time of the CLI (node start included) and, with /usr/bin/time, its peak RSS.
+  const timed = (args) =>
+    new Promise((resolvePromise, reject) => {
+      const started = Date.now();
+      const argv = [BIN, ...args];
+      const child = timeBin === undefined
+        ? spawn(process.execPath, argv, { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] })
+        : spawn(timeBin, ['-f', 'peak-rss-kb %M', process.execPath, ...argv], { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const kb = /peak-rss-kb (\d+)/.exec(stderr)?.[1];
+        resolvePromise({ seconds: (Date.now() - started) / 1000, code, rssMb: kb === undefined ? undefined : Number(kb) / 1024 });
+      });
+    });
+  const mb = (r) => (r.rssMb === undefined ? '' : `, peak RSS ${r.rssMb.toFixed(0)} MB`);
   const analyze = await timed(['analyze', 'reads', '--db', db.url, '--json']);
   const audit = await timed(['audit', '--db', db.url, '--json']);
-  out.reads = { calls, analyze_s: analyze.seconds, analyze_exit: analyze.code, audit_s: audit.seconds, audit_exit: audit.code };
-  say(`reads at ${calls} calls: analyze --db ${analyze.seconds.toFixed(2)} s (exit ${analyze.code}), audit --db ${audit.seconds.toFixed(2)} s (exit ${audit.code})`);
+  const rowBytes = await scalar(client, `SELECT pg_total_relation_size('calls')::float8 / GREATEST(1, (SELECT count(*) FROM calls))`);
+  out.reads = { calls, analyze_s: analyze.seconds, analyze_exit: analyze.code, analyze_rss_mb: analyze.rssMb, audit_s: audit.seconds, audit_exit: audit.code, audit_rss_mb: audit.rssMb, calls_bytes_per_row: rowBytes };
+  say(`reads at ${calls} calls: analyze --db ${analyze.seconds.toFixed(2)} s (exit ${analyze.code}${mb(analyze)}), audit --db ${audit.seconds.toFixed(2)} s (exit ${audit.code}${mb(audit)}); calls ${rowBytes.toFixed(0)} bytes a row (table + indexes)`);
+  if (values.keep) say(`reads: schema kept: ${db.url}`);
   await client.end();
-  await db.drop();
+  if (!values.keep) await db.drop();
 }
 
 mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });

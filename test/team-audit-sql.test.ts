@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPool } from '../src/db/index.js';
+import { callTotalsMismatch } from '../src/distributed/call-totals.js';
 import { readAuditFromDatabase } from '../src/distributed/team-reads.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
@@ -52,8 +53,33 @@ describe.skipIf(skip)('audit --db aggregates in the database', () => {
       // Everything ran within a minute or two: one or two hours, whatever the number of calls.
       expect(data.calls.length).toBeLessThanOrEqual(2);
       expect(generate).toBeGreaterThan(20);
+      // The totals both reads use add up to the calls the run wrote.
+      expect(await callTotalsMismatch(db)).toBeUndefined();
     } finally {
       await db.end();
     }
+  });
+
+  test('analyze --db equals analyze of the run\'s files; a committed call changed after the finish makes it invalid (ledger_integrity)', async () => {
+    const dir = simProject('ana', 8);
+    expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'an'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['worker', '--db', schema.url, '--until-idle', '--sim-latency-scale', '0'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['runs', 'wait', 'an', '--db', schema.url, '--json'], { cwd: dir })).code).toBe(0);
+    const verdict = (text: string): Record<string, unknown> => {
+      const { report_path: _path, created_at: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    const fromDb = await runCli(['analyze', 'an', '--db', schema.url, '--json', '--no-report'], { cwd: dir });
+    const fromFiles = await runCli(['analyze', 'runs/an', '--json', '--no-report'], { cwd: dir });
+    expect(fromDb.code, fromDb.stderr).toBe(0);
+    expect(fromFiles.code, fromFiles.stderr).toBe(0);
+    expect(verdict(fromDb.stdout)).toEqual(verdict(fromFiles.stdout));
+    expect(verdict(fromDb.stdout)['verdict']).not.toBe('invalid');
+
+    await client.query(`UPDATE calls SET state = 'interrupted' WHERE id = (SELECT min(id) FROM calls WHERE run_id = 'an' AND state = 'committed')`);
+    const edited = JSON.parse((await runCli(['analyze', 'an', '--db', schema.url, '--json', '--no-report'], { cwd: dir })).stdout) as { verdict: string; checks: Array<{ name: string; passed: boolean; detail: string }> };
+    expect(edited.verdict).toBe('invalid');
+    expect(edited.checks[0]).toMatchObject({ name: 'ledger_integrity', passed: false });
+    expect(edited.checks[0]?.detail).toMatch(/^the team database holds \d+ committed calls of run an, \d+ when it finished/);
   });
 });

@@ -6,5 +6,6 @@ import type { Migration } from '../spec.js';
 import { RUNS_MIGRATION } from './0001-runs.js';
 import { GATEWAY_MIGRATION } from './0002-gateway.js';
 import { WORKERS_MIGRATION } from './0003-workers.js';
+import { CALL_TOTALS_MIGRATION } from './0004-call-totals.js';
 
-export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION, WORKERS_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [RUNS_MIGRATION, GATEWAY_MIGRATION, WORKERS_MIGRATION, CALL_TOTALS_MIGRATION];

@@ -1,0 +1,99 @@
+/**
+ * Reads of `call_totals` (migration 0004: the calls summed per run, unit, UTC hour, role and
+ * state, kept by triggers on `calls` in the writer's transaction): a run's call counts and
+ * the audit's calls per hour without reading the calls — and the check that the totals still
+ * add up to the calls they sum.
+ */
+import type { Database } from '../db/spec.js';
+import type { CallCounts } from '../ledger/manifest.js';
+
+export async function callCounts(db: Database, runId: string): Promise<CallCounts> {
+  const { rows } = await db.query<{ committed: string; spent_unused: string; outcome_unknown: string; spent_unused_tokens: string; outcome_unknown_max_tokens: string }>(
+    `SELECT COALESCE(sum(calls) FILTER (WHERE state = 'committed'), 0) AS committed,
+            COALESCE(sum(calls) FILTER (WHERE state <> 'committed'), 0) AS spent_unused,
+            COALESCE(sum(outcome_unknown) FILTER (WHERE state <> 'committed'), 0) AS outcome_unknown,
+            COALESCE(sum(total_tokens) FILTER (WHERE state <> 'committed'), 0) AS spent_unused_tokens,
+            COALESCE(sum(outcome_unknown_reserved) FILTER (WHERE state <> 'committed'), 0) AS outcome_unknown_max_tokens
+       FROM call_totals WHERE run_id = $1`,
+    [runId],
+  );
+  const r = rows[0];
+  if (!r) throw new Error('an aggregate without a row');
+  return { committed: Number(r.committed), spent_unused: Number(r.spent_unused), outcome_unknown: Number(r.outcome_unknown), spent_unused_tokens: Number(r.spent_unused_tokens), outcome_unknown_max_tokens: Number(r.outcome_unknown_max_tokens) };
+}
+
+export interface HourOfCalls {
+  /** Start of the UTC hour, ms. */
+  time: number;
+  n: number;
+  /** Calls with usage and a completion count. */
+  known: number;
+  /** Σ completion tokens of the calls with usage. */
+  completion: number;
+  /** Σ outputs of the `known` calls. */
+  outputs: number;
+}
+
+/**
+ * Committed generate calls with ts in [since, until] (ISO), summed per UTC hour; and how many
+ * lie outside. Hours strictly inside the window come from the totals; an hour at an edge too,
+ * unless one of its rows may hold a call outside the window (its first_ts/last_ts say) — then
+ * that hour's calls are summed from `calls` (an index range of one hour).
+ */
+export async function generateCallsPerHour(db: Database, since: string, until: string): Promise<{ hours: HourOfCalls[]; outside: number }> {
+  const window = [since, until];
+  const [hours, total] = await Promise.all([
+    db.query<HourOfCalls>(
+      `WITH totals AS (
+         SELECT * FROM call_totals WHERE state = 'committed' AND role = 'generate'
+            AND hour BETWEEN date_trunc('hour', $1::timestamptz, 'UTC') AND date_trunc('hour', $2::timestamptz, 'UTC')),
+       cut AS (SELECT DISTINCT hour FROM totals WHERE calls <> 0 AND (first_ts < $1::timestamptz OR last_ts > $2::timestamptz)),
+       rows AS (
+         SELECT hour, calls AS n, usage_known AS known, completion_tokens AS completion, outputs FROM totals WHERE hour NOT IN (SELECT hour FROM cut)
+         UNION ALL
+         SELECT cut.hour, 1, (NOT usage_missing AND completion_tokens IS NOT NULL)::int,
+                CASE WHEN usage_missing THEN 0 ELSE COALESCE(completion_tokens, 0) END,
+                CASE WHEN NOT usage_missing AND completion_tokens IS NOT NULL THEN paths ELSE 0 END
+           FROM cut JOIN calls ON calls.ts >= cut.hour AND calls.ts < cut.hour + interval '1 hour'
+          WHERE calls.state = 'committed' AND calls.role = 'generate' AND calls.ts BETWEEN $1::timestamptz AND $2::timestamptz)
+       SELECT (EXTRACT(EPOCH FROM hour) * 1000)::float8 AS time, sum(n)::int AS n, sum(known)::int AS known,
+              sum(completion)::float8 AS completion, sum(outputs)::float8 AS outputs
+         FROM rows GROUP BY hour HAVING sum(n) > 0 ORDER BY hour`,
+      window,
+    ),
+    db.query<{ n: number }>(`SELECT COALESCE(sum(calls), 0)::float8 AS n FROM call_totals WHERE state = 'committed' AND role = 'generate'`),
+  ]);
+  const inside = hours.rows.reduce((sum, h) => sum + h.n, 0);
+  return { hours: hours.rows, outside: Number(total.rows[0]?.n ?? 0) - inside };
+}
+
+/**
+ * The first way `call_totals` disagrees with the calls it sums (for one run, or all), or
+ * undefined. Reads every call: a check (tests, `db check`-like tools), never on a read path.
+ */
+export async function callTotalsMismatch(db: Database, runId?: string): Promise<string | undefined> {
+  const where = runId === undefined ? '' : 'WHERE run_id = $1';
+  const { rows } = await db.query<{ run_id: string; unit_key: string; hour: string; role: string; state: string; totals: string | null; calls: string | null }>(
+    `WITH summed AS (
+       SELECT run_id, unit_key, date_trunc('hour', ts, 'UTC') AS hour, role, state,
+              concat_ws(',', count(*), count(*) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL),
+                        COALESCE(sum(completion_tokens) FILTER (WHERE NOT usage_missing), 0),
+                        COALESCE(sum(paths) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL), 0),
+                        COALESCE(sum(total_tokens), 0), count(*) FILTER (WHERE record->>'note' = 'outcome_unknown'),
+                        COALESCE(sum((record->>'reserved_tokens')::bigint) FILTER (WHERE record->>'note' = 'outcome_unknown'), 0)) AS sums,
+              min(ts) AS first_ts, max(ts) AS last_ts
+         FROM calls ${where} GROUP BY 1, 2, 3, 4, 5),
+     kept AS (
+       SELECT run_id, unit_key, hour, role, state,
+              concat_ws(',', calls, usage_known, completion_tokens, outputs, total_tokens, outcome_unknown, outcome_unknown_reserved) AS sums, first_ts, last_ts
+         FROM call_totals ${where})
+     SELECT run_id, unit_key, hour::text, role, state, k.sums AS totals, s.sums AS calls
+       FROM kept k FULL JOIN summed s USING (run_id, unit_key, hour, role, state)
+      WHERE COALESCE(k.sums, '0,0,0,0,0,0,0') <> COALESCE(s.sums, '0,0,0,0,0,0,0') OR s.first_ts < k.first_ts OR s.last_ts > k.last_ts
+      ORDER BY 1, 2, 3, 4, 5 LIMIT 1`,
+    runId === undefined ? [] : [runId],
+  );
+  const r = rows[0];
+  if (r === undefined) return undefined;
+  return `call_totals of run ${r.run_id} unit ${r.unit_key} (${r.role}, ${r.state}, hour ${r.hour}) hold ${r.totals ?? 'nothing'}, its calls sum to ${r.calls ?? 'nothing'} (calls, with usage, completion, outputs, total tokens, outcome unknown, reserved)`;
+}
