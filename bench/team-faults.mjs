@@ -12,7 +12,9 @@
  *               wall time minus the same run's without a restart; submitter and workers must
  *               survive (exit 0) and commit every unit.
  *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
- *               rows in the database (synthetic copies of a real run's calls).
+ *               rows in the database (synthetic copies of a real run's calls, each copy a unit
+ *               of its own), read first from call_totals' unit rows, then again once the run's
+ *               rows are folded per hour (compactCallTotals, as a run's finish does).
  *
  *               With /usr/bin/time present, also each CLI's peak RSS (MB). --keep leaves the
  *               reads schema in place (its URL printed) for EXPLAIN; drop it yourself after.
@@ -184,11 +186,28 @@ if (parts.has('reads')) {
       });
     });
   const mb = (r) => (r.rssMb === undefined ? '' : `, peak RSS ${r.rssMb.toFixed(0)} MB`);
-  const analyze = await timed(['analyze', 'reads', '--db', db.url, '--json']);
-  const audit = await timed(['audit', '--db', db.url, '--json']);
+  const reads = async () => ({ analyze: await timed(['analyze', 'reads', '--db', db.url, '--json']), audit: await timed(['audit', '--db', db.url, '--json']) });
+  const figures = (r) => `analyze --db ${r.analyze.seconds.toFixed(2)} s (exit ${r.analyze.code}${mb(r.analyze)}), audit --db ${r.audit.seconds.toFixed(2)} s (exit ${r.audit.code}${mb(r.audit)})`;
+  const totalsRows = () => scalar(client, 'SELECT count(*)::int FROM call_totals');
+  // The copies came after the run's finish: one call_totals row per copied unit (each a unit of
+  // its own: the worst case, a running run of one call a unit). Then folded as a finish does.
+  const unfolded = { ...(await reads()), totals_rows: await totalsRows() };
+  say(`reads at ${calls} calls, ${unfolded.totals_rows} call_totals rows (unit rows): ${figures(unfolded)}`);
+  const foldStarted = Date.now();
+  const { openPool } = await import('../dist/db/index.js');
+  const { compactCallTotals } = await import('../dist/distributed/call-totals.js');
+  const pool = openPool(db.url, { applicationName: 'bench', max: 1 });
+  await compactCallTotals(pool, 'reads');
+  await pool.end();
+  const foldS = (Date.now() - foldStarted) / 1000;
+  const folded = { ...(await reads()), totals_rows: await totalsRows(), fold_s: foldS };
+  say(`reads at ${calls} calls, ${folded.totals_rows} call_totals rows (folded as at a run's finish, ${foldS.toFixed(1)} s; the unit rows dead, not yet vacuumed): ${figures(folded)}`);
+  await client.query('VACUUM ANALYZE call_totals');
+  const vacuumed = await reads();
+  say(`reads at ${calls} calls, folded and vacuumed: ${figures(vacuumed)}`);
   const rowBytes = await scalar(client, `SELECT pg_total_relation_size('calls')::float8 / GREATEST(1, (SELECT count(*) FROM calls))`);
-  out.reads = { calls, analyze_s: analyze.seconds, analyze_exit: analyze.code, analyze_rss_mb: analyze.rssMb, audit_s: audit.seconds, audit_exit: audit.code, audit_rss_mb: audit.rssMb, calls_bytes_per_row: rowBytes };
-  say(`reads at ${calls} calls: analyze --db ${analyze.seconds.toFixed(2)} s (exit ${analyze.code}${mb(analyze)}), audit --db ${audit.seconds.toFixed(2)} s (exit ${audit.code}${mb(audit)}); calls ${rowBytes.toFixed(0)} bytes a row (table + indexes)`);
+  out.reads = { calls, unfolded, folded, vacuumed, calls_bytes_per_row: rowBytes };
+  say(`reads: calls ${rowBytes.toFixed(0)} bytes a row (table + indexes)`);
   if (values.keep) say(`reads: schema kept: ${db.url}`);
   await client.end();
   if (!values.keep) await db.drop();

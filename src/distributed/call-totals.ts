@@ -67,33 +67,54 @@ export async function generateCallsPerHour(db: Database, since: string, until: s
   return { hours: hours.rows, outside: Number(total.rows[0]?.n ?? 0) - inside };
 }
 
+const SUMMED = ['calls', 'usage_known', 'completion_tokens', 'outputs', 'total_tokens', 'outcome_unknown', 'outcome_unknown_reserved'];
+
 /**
- * The first way `call_totals` disagrees with the calls it sums (for one run, or all), or
- * undefined. Reads every call: a check (tests, `db check`-like tools), never on a read path.
+ * A finished run's unit rows folded into one row per (hour, role, state), unit '' — what
+ * `analyze --db` and `audit --db` then sum is bounded by hours, not by units. One statement:
+ * a writer still on a unit row (a late record) holds only that row, which this waits for; a
+ * write after lands on a unit row again, which every reader sums too.
+ */
+export async function compactCallTotals(db: Database, runId: string): Promise<void> {
+  await db.query(
+    `WITH moved AS (DELETE FROM call_totals WHERE run_id = $1 AND unit_key <> '' RETURNING *)
+     INSERT INTO call_totals AS t (run_id, unit_key, hour, role, state, ${SUMMED.join(', ')}, first_ts, last_ts)
+     SELECT run_id, '', hour, role, state, ${SUMMED.map((c) => `sum(${c})`).join(', ')}, min(first_ts), max(last_ts)
+       FROM moved GROUP BY run_id, hour, role, state ORDER BY hour, role, state
+     ON CONFLICT (run_id, unit_key, hour, role, state) DO UPDATE SET
+       ${SUMMED.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')},
+       first_ts = LEAST(t.first_ts, EXCLUDED.first_ts), last_ts = GREATEST(t.last_ts, EXCLUDED.last_ts)`,
+    [runId],
+  );
+}
+
+/**
+ * The first way `call_totals` disagrees with the calls it sums, per (run, hour, role, state)
+ * — for one run, or all — or undefined. Reads every call: a check (tests, tools), never on a
+ * read path.
  */
 export async function callTotalsMismatch(db: Database, runId?: string): Promise<string | undefined> {
   const where = runId === undefined ? '' : 'WHERE run_id = $1';
-  const { rows } = await db.query<{ run_id: string; unit_key: string; hour: string; role: string; state: string; totals: string | null; calls: string | null }>(
+  const { rows } = await db.query<{ run_id: string; hour: string; role: string; state: string; totals: string | null; calls: string | null }>(
     `WITH summed AS (
-       SELECT run_id, unit_key, date_trunc('hour', ts, 'UTC') AS hour, role, state,
+       SELECT run_id, date_trunc('hour', ts, 'UTC') AS hour, role, state,
               concat_ws(',', count(*), count(*) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL),
                         COALESCE(sum(completion_tokens) FILTER (WHERE NOT usage_missing), 0),
                         COALESCE(sum(paths) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL), 0),
                         COALESCE(sum(total_tokens), 0), count(*) FILTER (WHERE record->>'note' = 'outcome_unknown'),
                         COALESCE(sum((record->>'reserved_tokens')::bigint) FILTER (WHERE record->>'note' = 'outcome_unknown'), 0)) AS sums,
               min(ts) AS first_ts, max(ts) AS last_ts
-         FROM calls ${where} GROUP BY 1, 2, 3, 4, 5),
+         FROM calls ${where} GROUP BY 1, 2, 3, 4),
      kept AS (
-       SELECT run_id, unit_key, hour, role, state,
-              concat_ws(',', calls, usage_known, completion_tokens, outputs, total_tokens, outcome_unknown, outcome_unknown_reserved) AS sums, first_ts, last_ts
-         FROM call_totals ${where})
-     SELECT run_id, unit_key, hour::text, role, state, k.sums AS totals, s.sums AS calls
-       FROM kept k FULL JOIN summed s USING (run_id, unit_key, hour, role, state)
+       SELECT run_id, hour, role, state, concat_ws(',', ${SUMMED.map((c) => `sum(${c})`).join(', ')}) AS sums, min(first_ts) AS first_ts, max(last_ts) AS last_ts
+         FROM call_totals ${where} GROUP BY 1, 2, 3, 4)
+     SELECT run_id, hour::text, role, state, k.sums AS totals, s.sums AS calls
+       FROM kept k FULL JOIN summed s USING (run_id, hour, role, state)
       WHERE COALESCE(k.sums, '0,0,0,0,0,0,0') <> COALESCE(s.sums, '0,0,0,0,0,0,0') OR s.first_ts < k.first_ts OR s.last_ts > k.last_ts
-      ORDER BY 1, 2, 3, 4, 5 LIMIT 1`,
+      ORDER BY 1, 2, 3, 4 LIMIT 1`,
     runId === undefined ? [] : [runId],
   );
   const r = rows[0];
   if (r === undefined) return undefined;
-  return `call_totals of run ${r.run_id} unit ${r.unit_key} (${r.role}, ${r.state}, hour ${r.hour}) hold ${r.totals ?? 'nothing'}, its calls sum to ${r.calls ?? 'nothing'} (calls, with usage, completion, outputs, total tokens, outcome unknown, reserved)`;
+  return `call_totals of run ${r.run_id} (${r.role}, ${r.state}, hour ${r.hour}) hold ${r.totals ?? 'nothing'}, its calls sum to ${r.calls ?? 'nothing'} (calls, with usage, completion, outputs, total tokens, outcome unknown, reserved)`;
 }

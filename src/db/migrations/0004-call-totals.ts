@@ -7,12 +7,13 @@
  * A row's first_ts/last_ts bound the calls it holds (they only widen): the audit reads the
  * calls themselves only for a window edge that cuts an hour's row.
  *
- * One row per unit, not per hour of the whole run: a unit is written by the attempt holding it,
- * so two workers never wait on each other's row (a shared per-hour row would serialize every
- * commit of the hour, and lock in different orders across statements).
- *
- * Existing calls are summed once here (the trigger is created first, in the same transaction,
- * which blocks writers until it commits).
+ * The triggers write one row per unit, not per hour of the run: a unit is written by the
+ * attempt holding it, so two workers never wait on each other's row (a shared per-hour row
+ * would serialize every commit of the hour, and lock in different orders across statements).
+ * When the run finishes, its unit rows are folded into rows of unit '' (per hour, role and
+ * state: `compactCallTotals`); readers sum every row, so a late write landing on a unit row
+ * again is still counted. Existing calls are summed here straight into rows of unit '' (the
+ * trigger is created first, in the same transaction, which blocks writers until it commits).
  */
 import type { Migration } from '../spec.js';
 
@@ -20,8 +21,8 @@ import type { Migration } from '../spec.js';
 const OUTCOME_UNKNOWN = 'outcome_unknown';
 
 /** Σ over `source` (rows with a `sign`: +1 added, −1 removed) per key, net of zero changes. */
-const DELTAS = (source: string): string => `
-  SELECT run_id, unit_key, date_trunc('hour', ts, 'UTC') AS hour, role, state,
+const DELTAS = (source: string, unit = 'unit_key'): string => `
+  SELECT run_id, ${unit} AS unit_key, date_trunc('hour', ts, 'UTC') AS hour, role, state,
          sum(sign) AS calls,
          COALESCE(sum(sign) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL), 0) AS usage_known,
          COALESCE(sum(sign * completion_tokens) FILTER (WHERE NOT usage_missing), 0) AS completion_tokens,
@@ -35,9 +36,9 @@ const DELTAS = (source: string): string => `
 
 const SUMMED = ['calls', 'usage_known', 'completion_tokens', 'outputs', 'total_tokens', 'outcome_unknown', 'outcome_unknown_reserved'];
 
-const UPSERT = (source: string): string => `
+const UPSERT = (source: string, unit?: string): string => `
   INSERT INTO call_totals AS t (run_id, unit_key, hour, role, state, ${SUMMED.join(', ')}, first_ts, last_ts)
-  SELECT * FROM (${DELTAS(source)}) AS d
+  SELECT * FROM (${DELTAS(source, unit)}) AS d
    WHERE ${SUMMED.map((c) => `d.${c} <> 0`).join(' OR ')}
    ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (run_id, unit_key, hour, role, state) DO UPDATE SET
@@ -81,6 +82,6 @@ $fn$;
 CREATE TRIGGER calls_totals_insert AFTER INSERT ON calls REFERENCING NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION call_totals_track();
 CREATE TRIGGER calls_totals_update AFTER UPDATE ON calls REFERENCING OLD TABLE AS old_calls NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION call_totals_track();
 CREATE TRIGGER calls_totals_delete AFTER DELETE ON calls REFERENCING OLD TABLE AS old_calls FOR EACH STATEMENT EXECUTE FUNCTION call_totals_track();
-${UPSERT('SELECT 1 AS sign, * FROM calls')};
+${UPSERT('SELECT 1 AS sign, * FROM calls', "''")};
 `,
 };
