@@ -53,8 +53,10 @@ describe.skipIf(skip)('audit --db aggregates in the database', () => {
       // Everything ran within a minute or two: one or two hours, whatever the number of calls.
       expect(data.calls.length).toBeLessThanOrEqual(2);
       expect(generate).toBeGreaterThan(20);
-      // The totals both reads use add up to the calls the run wrote.
+      // The totals both reads use add up to the calls the run wrote, folded per hour at its finish.
       expect(await callTotalsMismatch(db)).toBeUndefined();
+      expect(await count(client, `SELECT count(*)::int AS n FROM call_totals WHERE run_id = 'au' AND unit_key <> ''`)).toBe(0);
+      expect(await count(client, `SELECT count(*)::int AS n FROM call_totals WHERE run_id = 'au'`)).toBeLessThanOrEqual(12);
     } finally {
       await db.end();
     }

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyMigrations, MIGRATIONS, openPool, type Database } from '../src/db/index.js';
-import { callCounts, callTotalsMismatch, compactCallTotals, generateCallsPerHour } from '../src/distributed/call-totals.js';
+import { callCounts, callTotalsMismatch, compactCallTotals, foldCommittedUnits, generateCallsPerHour } from '../src/distributed/call-totals.js';
 import { CALL_COLUMNS } from '../src/distributed/ledger-rows.js';
 import { OUTCOME_UNKNOWN } from '../src/ledger/call-intents.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
@@ -99,6 +99,15 @@ describe.skipIf(skip)('call_totals against the calls', () => {
     expect(await rowsOf('r1')).toBe(0);
     await db.query(`UPDATE calls SET state = 'interrupted', total_tokens = 7 WHERE call_id = 'c101'`);
     expect(await rowsOf('r1')).toBeGreaterThan(0);
+    expect(await callTotalsMismatch(db)).toBeUndefined();
+    // r2 still running: the supervisor folds the rows of its committed unit, not those of units in flight.
+    await db.query(`INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ('r2', 'x', 'running', 'val', 'h', '{}', '{}', 2, 60)`);
+    await db.query(`INSERT INTO units (run_id, unit_key, seq, split, case_id, arm, epoch, state) VALUES ('r2', 'u1', 1, 'val', 'case1', 'candidate', 0, 'committed'), ('r2', 'u2', 2, 'val', 'case2', 'candidate', 0, 'active')`);
+    const unitRows = async (unit: string): Promise<number> => Number((await db.query(`SELECT count(*) AS n FROM call_totals WHERE run_id = 'r2' AND unit_key = $1`, [unit])).rows[0]?.n);
+    expect(Math.min(await unitRows('u1'), await unitRows('u2'))).toBeGreaterThan(0);
+    const u2Before = await unitRows('u2');
+    expect(await foldCommittedUnits(db)).toBeGreaterThan(0);
+    expect([await unitRows('u1'), await unitRows('u2')]).toEqual([0, u2Before]);
     expect(await callTotalsMismatch(db)).toBeUndefined();
 
     for (const run of ['r1', 'r2', 'nothing']) expect({ run, ...(await callCounts(db, run)) }).toEqual({ run, ...(await countsFromCalls(db, run)) });

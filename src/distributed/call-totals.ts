@@ -4,6 +4,7 @@
  * the audit's calls per hour without reading the calls — and the check that the totals still
  * add up to the calls they sum.
  */
+import { inTransaction } from '../db/batch-insert.js';
 import type { Database } from '../db/spec.js';
 import type { CallCounts } from '../ledger/manifest.js';
 
@@ -69,23 +70,44 @@ export async function generateCallsPerHour(db: Database, since: string, until: s
 
 const SUMMED = ['calls', 'usage_known', 'completion_tokens', 'outputs', 'total_tokens', 'outcome_unknown', 'outcome_unknown_reserved'];
 
+/** One folder at a time (the fold upserts shared hour rows; two would lock them in either order). */
+const FOLD_LOCK = 7_402_611_214;
+
+/** Unit rows matching `where` (over `t`, with `using` joined) moved into their run's hour rows (unit ''). */
+const FOLD = (using: string, where: string): string => `
+  WITH moved AS (DELETE FROM call_totals t ${using} WHERE t.unit_key <> '' AND ${where} RETURNING t.*)
+  INSERT INTO call_totals AS t (run_id, unit_key, hour, role, state, ${SUMMED.join(', ')}, first_ts, last_ts)
+  SELECT run_id, '', hour, role, state, ${SUMMED.map((c) => `sum(${c})`).join(', ')}, min(first_ts), max(last_ts)
+    FROM moved GROUP BY run_id, hour, role, state ORDER BY run_id, hour, role, state
+  ON CONFLICT (run_id, unit_key, hour, role, state) DO UPDATE SET
+    ${SUMMED.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')},
+    first_ts = LEAST(t.first_ts, EXCLUDED.first_ts), last_ts = GREATEST(t.last_ts, EXCLUDED.last_ts)`;
+
 /**
  * A finished run's unit rows folded into one row per (hour, role, state), unit '' — what
- * `analyze --db` and `audit --db` then sum is bounded by hours, not by units. One statement:
- * a writer still on a unit row (a late record) holds only that row, which this waits for; a
- * write after lands on a unit row again, which every reader sums too.
+ * `analyze --db` and `audit --db` then sum is bounded by hours, not by units. A writer still
+ * on a unit row (a late record) holds only that row, which the fold waits for; a write after
+ * lands on a unit row again, which every reader sums too.
  */
 export async function compactCallTotals(db: Database, runId: string): Promise<void> {
-  await db.query(
-    `WITH moved AS (DELETE FROM call_totals WHERE run_id = $1 AND unit_key <> '' RETURNING *)
-     INSERT INTO call_totals AS t (run_id, unit_key, hour, role, state, ${SUMMED.join(', ')}, first_ts, last_ts)
-     SELECT run_id, '', hour, role, state, ${SUMMED.map((c) => `sum(${c})`).join(', ')}, min(first_ts), max(last_ts)
-       FROM moved GROUP BY run_id, hour, role, state ORDER BY hour, role, state
-     ON CONFLICT (run_id, unit_key, hour, role, state) DO UPDATE SET
-       ${SUMMED.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')},
-       first_ts = LEAST(t.first_ts, EXCLUDED.first_ts), last_ts = GREATEST(t.last_ts, EXCLUDED.last_ts)`,
-    [runId],
-  );
+  await inTransaction(db, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [FOLD_LOCK]);
+    await client.query(FOLD('', 't.run_id = $1'), [runId]);
+  });
+}
+
+/**
+ * The supervisor's fold (every heartbeat): rows of units already committed, in any run, into
+ * their hour rows — so a running run's unit rows are its units in flight, not all it ran.
+ * Skipped when another process is folding. Returns the hour rows written.
+ */
+export async function foldCommittedUnits(db: Database): Promise<number> {
+  return inTransaction(db, async (client) => {
+    const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [FOLD_LOCK]);
+    if (locked.rows[0]?.ok !== true) return 0;
+    const folded = await client.query(FOLD('USING units u', "u.run_id = t.run_id AND u.unit_key = t.unit_key AND u.state = 'committed'"));
+    return folded.rowCount ?? 0;
+  });
 }
 
 /**
