@@ -39,33 +39,38 @@ export interface HourOfCalls {
  * Committed generate calls with ts in [since, until] (ISO), summed per UTC hour; and how many
  * lie outside. Hours strictly inside the window come from the totals; an hour at an edge too,
  * unless one of its rows may hold a call outside the window (its first_ts/last_ts say) — then
- * that hour's calls are summed from `calls` (an index range of one hour).
+ * that hour is summed from `calls` (an index range of one hour; at most the window's two ends).
  */
 export async function generateCallsPerHour(db: Database, since: string, until: string): Promise<{ hours: HourOfCalls[]; outside: number }> {
-  const window = [since, until];
-  const [hours, total] = await Promise.all([
-    db.query<HourOfCalls>(
-      `WITH totals AS (
-         SELECT * FROM call_totals WHERE state = 'committed' AND role = 'generate'
-            AND hour BETWEEN date_trunc('hour', $1::timestamptz, 'UTC') AND date_trunc('hour', $2::timestamptz, 'UTC')),
-       cut AS (SELECT DISTINCT hour FROM totals WHERE calls <> 0 AND (first_ts < $1::timestamptz OR last_ts > $2::timestamptz)),
-       rows AS (
-         SELECT hour, calls AS n, usage_known AS known, completion_tokens AS completion, outputs FROM totals WHERE hour NOT IN (SELECT hour FROM cut)
-         UNION ALL
-         SELECT cut.hour, 1, (NOT usage_missing AND completion_tokens IS NOT NULL)::int,
-                CASE WHEN usage_missing THEN 0 ELSE COALESCE(completion_tokens, 0) END,
-                CASE WHEN NOT usage_missing AND completion_tokens IS NOT NULL THEN paths ELSE 0 END
-           FROM cut JOIN calls ON calls.ts >= cut.hour AND calls.ts < cut.hour + interval '1 hour'
-          WHERE calls.state = 'committed' AND calls.role = 'generate' AND calls.ts BETWEEN $1::timestamptz AND $2::timestamptz)
-       SELECT (EXTRACT(EPOCH FROM hour) * 1000)::float8 AS time, sum(n)::int AS n, sum(known)::int AS known,
-              sum(completion)::float8 AS completion, sum(outputs)::float8 AS outputs
-         FROM rows GROUP BY hour HAVING sum(n) > 0 ORDER BY hour`,
-      window,
+  const [totals, all] = await Promise.all([
+    db.query<HourOfCalls & { cut: boolean }>(
+      `SELECT (EXTRACT(EPOCH FROM hour) * 1000)::float8 AS time, sum(calls)::int AS n, sum(usage_known)::int AS known,
+              sum(completion_tokens)::float8 AS completion, sum(outputs)::float8 AS outputs,
+              bool_or(calls <> 0 AND (first_ts < $1::timestamptz OR last_ts > $2::timestamptz)) AS cut
+         FROM call_totals WHERE state = 'committed' AND role = 'generate'
+          AND hour BETWEEN date_trunc('hour', $1::timestamptz, 'UTC') AND date_trunc('hour', $2::timestamptz, 'UTC')
+        GROUP BY hour ORDER BY hour`,
+      [since, until],
     ),
     db.query<{ n: number }>(`SELECT COALESCE(sum(calls), 0)::float8 AS n FROM call_totals WHERE state = 'committed' AND role = 'generate'`),
   ]);
-  const inside = hours.rows.reduce((sum, h) => sum + h.n, 0);
-  return { hours: hours.rows, outside: Number(total.rows[0]?.n ?? 0) - inside };
+  const cut = totals.rows.filter((h) => h.cut).map((h) => new Date(h.time).toISOString());
+  const edges = await Promise.all(cut.map(async (hour) => (await db.query<HourOfCalls>(
+    `SELECT (EXTRACT(EPOCH FROM $3::timestamptz) * 1000)::float8 AS time, count(*)::int AS n,
+            (count(*) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL))::int AS known,
+            COALESCE(sum(completion_tokens) FILTER (WHERE NOT usage_missing), 0)::float8 AS completion,
+            COALESCE(sum(paths) FILTER (WHERE NOT usage_missing AND completion_tokens IS NOT NULL), 0)::float8 AS outputs
+       FROM calls WHERE state = 'committed' AND role = 'generate' AND ts BETWEEN $1::timestamptz AND $2::timestamptz
+        AND ts >= $3::timestamptz AND ts < $3::timestamptz + interval '1 hour'`,
+    [since, until, hour],
+  )).rows[0]));
+  const edge = new Map(edges.flatMap((h) => (h === undefined ? [] : [[h.time, h] as const])));
+  const hours = totals.rows.flatMap(({ cut: isCut, ...h }) => {
+    const counted = isCut ? edge.get(h.time) : h;
+    return counted === undefined || counted.n === 0 ? [] : [counted];
+  });
+  const inside = hours.reduce((sum, h) => sum + h.n, 0);
+  return { hours, outside: Number(all.rows[0]?.n ?? 0) - inside };
 }
 
 const SUMMED = ['calls', 'usage_known', 'completion_tokens', 'outputs', 'total_tokens', 'outcome_unknown', 'outcome_unknown_reserved'];
