@@ -14,7 +14,9 @@
  *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
  *               rows in the database (synthetic copies of a real run's calls, each copy a unit
  *               of its own), read first from call_totals' unit rows, then again once the run's
- *               rows are folded per hour (compactCallTotals, as a run's finish does).
+ *               rows are folded per hour (compactCallTotals, as a run's finish does), and
+ *               once more after VACUUM. (The copies came after the run's finish, so analyze's
+ *               verdict is `invalid` by ledger_integrity — as it should be; the work is the same.)
  *
  *               With /usr/bin/time present, also each CLI's peak RSS (MB). --keep leaves the
  *               reads schema in place (its URL printed) for EXPLAIN; drop it yourself after.
