@@ -7,7 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPool } from '../src/db/index.js';
 import { callTotalsMismatch } from '../src/distributed/call-totals.js';
+import { RESULT_COLUMNS, resultRow } from '../src/distributed/ledger-rows.js';
 import { readAuditFromDatabase } from '../src/distributed/team-reads.js';
+import { taskOfResult } from '../src/audit/read-ledgers.js';
+import type { ResultRecord } from '../src/ledger/records.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
 import { count, simProject } from './support/team.js';
@@ -59,6 +62,29 @@ describe.skipIf(skip)('audit --db aggregates in the database', () => {
       expect(await count(client, `SELECT count(*)::int AS n FROM call_totals WHERE run_id = 'au'`)).toBeLessThanOrEqual(12);
     } finally {
       await db.end();
+    }
+  });
+
+  test('the database reads of a result what the files\' reader keeps: absent and null tokens or budget, a cost that is no number', async () => {
+    const base = (await client.query<{ record: ResultRecord }>(`SELECT record FROM results WHERE run_id = 'au' LIMIT 1`)).rows[0]?.record as ResultRecord;
+    const odd: ResultRecord[] = [
+      { ...base, case_id: 'odd-1', total_tokens: undefined, budget: null as unknown as number },
+      { ...base, case_id: 'odd-2', total_tokens: null as unknown as number, budget: undefined as unknown as number, retries: 2 },
+      { ...base, case_id: 'odd-3', cost_usd: 'n/a' as unknown as number, passed: false, n: 4 },
+    ];
+    for (const [i, record] of odd.entries()) {
+      const row = resultRow(JSON.parse(JSON.stringify(record)) as ResultRecord, 1000 + i, 'odd');
+      await client.query(`INSERT INTO results (${RESULT_COLUMNS.join(', ')}) VALUES (${row.map((_, j) => `$${j + 1}`).join(', ')})`, row);
+    }
+    const db = openPool(schema.url, { applicationName: 'audit test', max: 2 });
+    try {
+      const { tasks } = await readAuditFromDatabase(db, Date.now() - 86_400_000, Date.now() + 60_000);
+      const time = Date.parse(base.ts);
+      const ours = tasks.filter((t) => t.time === time);
+      for (const record of odd) expect(ours).toContainEqual(taskOfResult(JSON.parse(JSON.stringify(record)) as ResultRecord, time));
+    } finally {
+      await db.end();
+      await client.query(`DELETE FROM results WHERE attempt_id = 'odd'`);
     }
   });
 

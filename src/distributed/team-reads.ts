@@ -39,11 +39,39 @@ function committedCallsMismatch(row: RunRow, committed: number): string | undefi
   return `the team database holds ${committed} committed calls of run ${row.run_id}, ${counted} when it finished`;
 }
 
+/** What taskOfResult reads of a result; cost_usd is the record's when a number, else null (ledger-rows.ts). */
+interface TaskRow {
+  total_tokens: number;
+  has_tokens: boolean;
+  n: number;
+  retries: number;
+  passed: boolean;
+  budget: number;
+  has_budget: boolean;
+  split: string;
+  cost_usd: number | null;
+  time: number;
+}
+
+function taskFields(r: TaskRow): ResultRecord {
+  const fields: Partial<ResultRecord> = { n: r.n, retries: r.retries, passed: r.passed, split: r.split as ResultRecord['split'], ...(r.cost_usd === null ? {} : { cost_usd: r.cost_usd }) };
+  if (r.has_tokens) fields.total_tokens = r.total_tokens;
+  if (r.has_budget) fields.budget = r.budget;
+  return fields as ResultRecord;
+}
+
 /** The audit's rows for [since, until] (ms): results of every run, and committed generate calls. */
 export async function readAuditFromDatabase(db: Database, since: number, until: number): Promise<AuditData> {
   const window = [new Date(since).toISOString(), new Date(until).toISOString()];
   const [results, calls, runs, outside] = await Promise.all([
-    db.query<{ record: ResultRecord; time: string }>('SELECT record, (EXTRACT(EPOCH FROM ts) * 1000)::float8 AS time FROM results WHERE ts BETWEEN $1 AND $2', window),
+    // Only what a task keeps (taskOfResult), not whole records: half the memory. Absent and
+    // null stay apart where the task tells them apart. Still a row per result (README).
+    db.query<TaskRow>(
+      `SELECT record->'total_tokens' AS total_tokens, record ? 'total_tokens' AS has_tokens, n, record->'retries' AS retries, passed,
+              record->'budget' AS budget, record ? 'budget' AS has_budget, split, cost_usd, (EXTRACT(EPOCH FROM ts) * 1000)::float8 AS time
+         FROM results WHERE ts BETWEEN $1 AND $2`,
+      window,
+    ),
     // Summed per UTC hour in the database (periods are UTC weeks or months, so an hour never
     // straddles two), from call_totals: bounded memory and time at any number of calls.
     generateCallsPerHour(db, window[0] as string, window[1] as string),
@@ -51,7 +79,7 @@ export async function readAuditFromDatabase(db: Database, since: number, until: 
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM results WHERE ts NOT BETWEEN $1 AND $2', window),
   ]);
   return {
-    tasks: results.rows.map((r) => taskOfResult(r.record, Number(r.time))),
+    tasks: results.rows.map((r) => taskOfResult(taskFields(r), Number(r.time))),
     calls: calls.hours.map((c) => ({ time: Number(c.time), completion: c.known > 0 ? Number(c.completion) : undefined, outputs: Number(c.outputs), count: c.n })),
     runs: runs.rows[0]?.n ?? 0,
     gatewayFiles: 0,
