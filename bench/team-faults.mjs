@@ -12,7 +12,15 @@
  *               wall time minus the same run's without a restart; submitter and workers must
  *               survive (exit 0) and commit every unit.
  *   reads     — `analyze --db RUN` and `audit --db` wall time with --calls call
- *               rows in the database (synthetic copies of a real run's calls).
+ *               rows in the database (synthetic copies of a real run's calls, each copy a unit
+ *               of its own), read first from call_totals' unit rows, then again once the run's
+ *               rows are folded per hour (compactCallTotals, as a run's finish does), and
+ *               once more after VACUUM. (The copies came after the run's finish, so analyze's
+ *               verdict is `invalid` by ledger_integrity — as it should be; the work is the same.)
+ *
+ *               With /usr/bin/time present, also each CLI's peak RSS (MB). --keep leaves the
+ *               reads schema in place (its URL printed) for EXPLAIN; drop it yourself after.
+ *
  *   connections — the issue's fleet: --workers (20) workers × --concurrency (8) units each
  *               (a pool of 2 × 8 + 4 = 20 connections apiece, 400 in all) against a private
  *               cluster with max_connections 100 (--max-connections), one run of --cases × 4
@@ -22,7 +30,7 @@
  *               queued or active (stalled) once every worker has exited. Not in the default
  *               --only: ~1 min of 20 node processes on the machine.
  *
- *   node bench/team-faults.mjs [--only kill,restart,reads,connections] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500]
+ *   node bench/team-faults.mjs [--only kill,restart,reads,connections] [--trials 3] [--dead-after 5] [--calls 1000000] [--down-ms 1500] [--keep]
  *                              [--workers 20] [--concurrency 8] [--max-connections 100] [--cases 40]
  *
  * Gateway replicas' req/s on one key (1 vs 3 replicas) is measured by
@@ -30,12 +38,13 @@
  * measures the per-call and leased modes' latency.
  * Writes bench/out/<name>.json (default team-faults).
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { privateClusterUnavailable, startPrivateCluster } from './support/private-cluster.mjs';
-import { arithmeticExperiment, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { arithmeticExperiment, BIN, cli, freshSchema, mustRun, ROOT } from './support/team-db.mjs';
+import { spawn } from 'node:child_process';
 import { connectionsFleet } from './support/connections-fleet.mjs';
 
 const { values } = parseArgs({
@@ -52,6 +61,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '20' },
     'max-connections': { type: 'string', default: '100' },
     dist: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.only.split(','));
@@ -162,28 +172,66 @@ if (parts.has('reads')) {
   const target = Number(values.calls);
   const copies = Math.max(0, Math.ceil((target - real) / real));
   const insertStarted = Date.now();
-  for (let done = 0; done < copies; done += 100) {
-    await client.query(
-      `INSERT INTO calls (run_id, call_id, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record)
-       SELECT run_id, call_id || '-x' || g, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record
-         FROM calls c, generate_series($1::int, $2::int) g WHERE c.run_id = 'reads' AND c.call_id NOT LIKE '%-x%'`,
-      [done + 1, Math.min(copies, done + 100)],
-    );
-  }
+  // One statement, the calls' secondary indexes rebuilt after (what is timed is the reads, not
+  // this load); call_totals' triggers see every copied row as the ledger's own writes would.
+  const indexes = (await client.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'calls' AND indexname NOT IN ('calls_pkey', 'calls_run_id_call_id_key')`)).rows;
+  await client.query('ALTER TABLE calls DROP CONSTRAINT calls_run_id_call_id_key');
+  for (const { indexname } of indexes) await client.query(`DROP INDEX ${indexname}`);
+  await client.query(
+    `INSERT INTO calls (run_id, call_id, unit_key, attempt_id, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record)
+     SELECT run_id, call_id || '-x' || g, unit_key || '-x' || g, attempt_id || '-x' || g, state, case_id, arm, epoch, role, model, prompt_tokens, completion_tokens, total_tokens, cost_usd, latency_ms, status, usage_missing, ts, record
+       FROM calls c, generate_series(1, $1::int) g WHERE c.run_id = 'reads'`,
+    [copies],
+  );
+  await client.query("SET maintenance_work_mem = '512MB'");
+  await client.query('ALTER TABLE calls ADD CONSTRAINT calls_run_id_call_id_key UNIQUE (run_id, call_id)');
+  for (const { indexdef } of indexes) await client.query(indexdef);
   await client.query('ANALYZE calls');
   const calls = await scalar(client, 'SELECT count(*)::int FROM calls');
   say(`reads: ${calls} call rows (${((Date.now() - insertStarted) / 1000).toFixed(0)} s to insert)`);
-  const timed = async (args) => {
-    const started = Date.now();
-    const result = await cli(args, { cwd: dir });
-    return { seconds: (Date.now() - started) / 1000, code: result.code };
-  };
-  const analyze = await timed(['analyze', 'reads', '--db', db.url, '--json']);
-  const audit = await timed(['audit', '--db', db.url, '--json']);
-  out.reads = { calls, analyze_s: analyze.seconds, analyze_exit: analyze.code, audit_s: audit.seconds, audit_exit: audit.code };
-  say(`reads at ${calls} calls: analyze --db ${analyze.seconds.toFixed(2)} s (exit ${analyze.code}), audit --db ${audit.seconds.toFixed(2)} s (exit ${audit.code})`);
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+  // Wall time of the CLI (node start included) and, with /usr/bin/time, its peak RSS.
+  const timed = (args) =>
+    new Promise((resolvePromise, reject) => {
+      const started = Date.now();
+      const argv = [BIN, ...args];
+      const child = timeBin === undefined
+        ? spawn(process.execPath, argv, { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] })
+        : spawn(timeBin, ['-f', 'peak-rss-kb %M', process.execPath, ...argv], { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const kb = /peak-rss-kb (\d+)/.exec(stderr)?.[1];
+        resolvePromise({ seconds: (Date.now() - started) / 1000, code, rssMb: kb === undefined ? undefined : Number(kb) / 1024 });
+      });
+    });
+  const mb = (r) => (r.rssMb === undefined ? '' : `, peak RSS ${r.rssMb.toFixed(0)} MB`);
+  const reads = async () => ({ analyze: await timed(['analyze', 'reads', '--db', db.url, '--json']), audit: await timed(['audit', '--db', db.url, '--json']) });
+  const figures = (r) => `analyze --db ${r.analyze.seconds.toFixed(2)} s (exit ${r.analyze.code}${mb(r.analyze)}), audit --db ${r.audit.seconds.toFixed(2)} s (exit ${r.audit.code}${mb(r.audit)})`;
+  const totalsRows = () => scalar(client, 'SELECT count(*)::int FROM call_totals');
+  // The copies came after the run's finish: one call_totals row per copied unit (each a unit of
+  // its own: the worst case, a running run of one call a unit). Then folded as a finish does.
+  const unfolded = { ...(await reads()), totals_rows: await totalsRows() };
+  say(`reads at ${calls} calls, ${unfolded.totals_rows} call_totals rows (unit rows): ${figures(unfolded)}`);
+  const foldStarted = Date.now();
+  const { openPool } = await import('../dist/db/index.js');
+  const { compactCallTotals } = await import('../dist/distributed/call-totals.js');
+  const pool = openPool(db.url, { applicationName: 'bench', max: 1 });
+  await compactCallTotals(pool, 'reads');
+  await pool.end();
+  const foldS = (Date.now() - foldStarted) / 1000;
+  const folded = { ...(await reads()), totals_rows: await totalsRows(), fold_s: foldS };
+  say(`reads at ${calls} calls, ${folded.totals_rows} call_totals rows (folded as at a run's finish, ${foldS.toFixed(1)} s; the unit rows dead, not yet vacuumed): ${figures(folded)}`);
+  await client.query('VACUUM ANALYZE call_totals');
+  const vacuumed = await reads();
+  say(`reads at ${calls} calls, folded and vacuumed: ${figures(vacuumed)}`);
+  const rowBytes = await scalar(client, `SELECT pg_total_relation_size('calls')::float8 / GREATEST(1, (SELECT count(*) FROM calls))`);
+  out.reads = { calls, unfolded, folded, vacuumed, calls_bytes_per_row: rowBytes };
+  say(`reads: calls ${rowBytes.toFixed(0)} bytes a row (table + indexes)`);
+  if (values.keep) say(`reads: schema kept: ${db.url}`);
   await client.end();
-  await db.drop();
+  if (!values.keep) await db.drop();
 }
 
 // ------------------------------------------------------------------ a fleet past max_connections

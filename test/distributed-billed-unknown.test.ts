@@ -6,7 +6,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPool } from '../src/db/index.js';
+import { callCounts, callTotalsMismatch } from '../src/distributed/call-totals.js';
+import { readJsonFile } from '../src/ledger/run-dir.js';
 import { readJsonl } from '../src/ledger/jsonl-reader.js';
+import type { Manifest } from '../src/ledger/manifest.js';
 import type { CallRecord, ResultRecord } from '../src/ledger/records.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { expectEveryBilledTokenBooked, unitOf } from './support/billed-units.js';
@@ -55,5 +59,13 @@ describe.skipIf(skip)('a distributed run books attempts of unknown outcome', () 
       expect(call.booked_tokens).toBe(call.reserved_tokens);
     }
     expectEveryBilledTokenBooked(B, calls, results, upstream.bills);
+    // What analyze --db reads (call_totals) is what the finish counted from the calls themselves.
+    const db = openPool(schema.url, { applicationName: 'billed test', max: 2 });
+    try {
+      expect(await callTotalsMismatch(db)).toBeUndefined();
+      expect(await callCounts(db, 'billed')).toEqual(readJsonFile<Manifest>(join(runDir, 'manifest.json'), 'manifest.json').calls);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -7,6 +7,8 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPool } from '../src/db/index.js';
+import { callTotalsMismatch } from '../src/distributed/call-totals.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
 import { count, slowAgentProject, until } from './support/team.js';
@@ -77,5 +79,12 @@ describe.skipIf(skip)('worker heartbeats', () => {
     // The stopped attempts' calls were billed: kept apart as interrupted, none left in flight.
     expect(await count(client, `SELECT count(*)::int AS n FROM calls WHERE run_id = 't1' AND state = 'interrupted'`)).toBeGreaterThanOrEqual(16);
     expect(await count(client, `SELECT count(*)::int AS n FROM workers WHERE state = 'stopped'`)).toBeGreaterThanOrEqual(5);
+    // Through hand-backs, interrupted calls and the heartbeats' folds: call_totals still sums the calls.
+    const db = openPool(schema.url, { applicationName: 'heartbeat test', max: 2 });
+    try {
+      expect(await callTotalsMismatch(db)).toBeUndefined();
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -66,8 +66,8 @@ describe.skipIf(skip)('the shipped migrations on a database migrated before 0004
       expect(await applyMigrations(db, before)).toEqual(['0001-runs', '0002-gateway', '0003-workers']);
       await db.query(`INSERT INTO runs (run_id, experiment, status, split, config_hash, inputs, manifest, units_planned, lease_seconds) VALUES ('old', 'e', 'running', 'val', 'h', '{}', '{}', 1, 900)`);
       await db.query(`INSERT INTO units (run_id, unit_key, seq, split, case_id, arm, epoch, state) VALUES ('old', 'k', 0, 'val', 'c', 'a', 0, 'active')`);
-      await expect(requireCurrentSchema(db, MIGRATIONS, 'db')).rejects.toThrow('db needs 1 migration(s): 0004-worker-deaths');
-      expect(await applyMigrations(db, MIGRATIONS)).toEqual(['0004-worker-deaths']);
+      await expect(requireCurrentSchema(db, MIGRATIONS, 'db')).rejects.toThrow('db needs 2 migration(s): 0004-worker-deaths, 0005-call-totals');
+      expect(await applyMigrations(db, MIGRATIONS)).toEqual(['0004-worker-deaths', '0005-call-totals']);
       await requireCurrentSchema(db, MIGRATIONS, 'db');
       const row = (await db.query('SELECT r.max_worker_deaths, u.worker_deaths FROM runs r JOIN units u USING (run_id)')).rows[0];
       expect(row).toEqual({ max_worker_deaths: 3, worker_deaths: 0 });

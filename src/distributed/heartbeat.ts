@@ -2,13 +2,15 @@
  * A worker's heartbeat loop: every beat it renews its row and the leases of the units it
  * runs (aborting any it no longer holds: the supervisor gave them to another worker while
  * this one was silent), retries the give-backs the database refused while it was away, and
- * runs the supervisor's pass over everybody else's leases. A lost database is waited out
+ * runs the supervisor's pass over everybody else's leases, then folds the call totals of
+ * units already committed into their hour rows (call-totals.ts). A lost database is waited out
  * with back-off; one line when it goes, one when it is back.
  */
 import { backoffMs, isConnectionError } from '../db/connection-errors.js';
 import type { Database } from '../db/spec.js';
 import { sleep } from '../runner/pool.js';
 import { renewLeases, sweepLapsed } from './unit-leases.js';
+import { foldCommittedUnits } from './call-totals.js';
 import { beat } from './worker-registry.js';
 
 export interface HeldAttempt {
@@ -81,6 +83,7 @@ export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
       }
       const swept = await sweepLapsed(db, options.jobSchema);
       for (const unit of swept.deadLettered) options.log(`unit ${unit.unitKey} of run ${unit.runId} failed: ${unit.error}`);
+      await foldCommittedUnits(db);
       outage.ok();
     } catch (error) {
       if (!isConnectionError(error)) options.log(`heartbeat: ${error instanceof Error ? error.message : String(error)}`);

@@ -9,6 +9,7 @@ import type { Database } from '../db/spec.js';
 import { countSpentUnused, emptyCallCounts, type Manifest } from '../ledger/manifest.js';
 import type { CallRecord, ResultRecord } from '../ledger/records.js';
 import { runPaths, writeJsonAtomic } from '../ledger/run-dir.js';
+import { compactCallTotals } from './call-totals.js';
 import { finishRunRow, requireRun } from './run-store.js';
 
 /** Attempts still `in_flight` once every unit committed belong to dead workers: interrupted. */
@@ -38,5 +39,6 @@ export async function materializeRun(db: Database, runId: string, dir: string, s
   const manifest: Manifest = { ...row.manifest, status, updated_at: new Date().toISOString(), calls: counts };
   writeJsonAtomic(paths.manifest, manifest);
   await finishRunRow(db, runId, status, manifest);
+  await compactCallTotals(db, runId);
   return manifest;
 }

@@ -46,7 +46,8 @@ export async function runStatus(db: Database, runId: string): Promise<RunStatus>
     ),
     db.query<{ unit_key: string; last_error: string | null }>(`SELECT unit_key, last_error FROM units WHERE run_id = $1 AND state = 'failed' ORDER BY seq LIMIT $2`, [runId, LIST_LIMIT]),
     db.query<{ unit_key: string; state: string; last_error: string }>(`SELECT unit_key, state, last_error FROM units WHERE run_id = $1 AND last_error IS NOT NULL AND state <> 'committed' ORDER BY seq LIMIT 10`, [runId]),
-    db.query<{ n: string }>('SELECT COALESCE(sum(total_tokens), 0)::text AS n FROM calls WHERE run_id = $1', [runId]),
+    // From call_totals (kept with the calls, migration 0005): no scan of the run's calls.
+    db.query<{ n: string }>('SELECT COALESCE(sum(total_tokens), 0)::text AS n FROM call_totals WHERE run_id = $1', [runId]),
     db.query<{ done: number; minutes: number | null }>(
       `SELECT count(*)::int AS done, EXTRACT(EPOCH FROM max(committed_at) - min(committed_at)) / 60 AS minutes FROM units WHERE run_id = $1 AND state = 'committed'`,
       [runId],
