@@ -8,6 +8,7 @@
  *   keyrow  per call with the automatic leases off: every reservation on the key row
  *           (bench/support/gateway-replica.mjs: the same store, an option the CLI does not offer)
  *   lease   `--budget-lease TOKENS`
+ *   MODE@DIST  the same with replicas from another build (a dist/ directory): before/after A/B
  *
  *   node bench/gateway-replicas-key.mjs [--seconds 5] [--concurrency 96] [--rounds 2] [--modes call,lease]
  *     [--lease 100000] [--cpu-per-replica SHARE] [--waits] [--profile DIR] [--db URL]
@@ -65,18 +66,27 @@ if (!existsSync(BIN)) {
 }
 const MODES = ['call', 'keyrow', 'lease'];
 const modes = values.modes.split(',');
-for (const mode of modes)
-  if (!MODES.includes(mode)) {
-    process.stderr.write(`bench gateway-replicas-key: --modes takes ${MODES.join(', ')}, got '${mode}'\n`);
+for (const mode of modes) {
+  const [name, dist] = mode.split('@');
+  if (!MODES.includes(name) || (dist !== undefined && !existsSync(join(dist, 'cli', 'bin.js')))) {
+    process.stderr.write(`bench gateway-replicas-key: --modes takes ${MODES.join(', ')}, each optionally @DIST (a built dist/ directory), got '${mode}'\n`);
     process.exit(2);
   }
+}
 let caps;
 if (values['cpu-per-replica'] !== undefined) {
-  caps = openCpuCaps(`isobudget-bench-${process.pid}`, Number(values['cpu-per-replica']));
+  const share = Number(values['cpu-per-replica']);
+  if (!(share > 0 && share <= 64)) {
+    process.stderr.write(`bench gateway-replicas-key: --cpu-per-replica takes a CPU share in (0, 64], e.g. 0.2, got '${values['cpu-per-replica']}'\n`);
+    process.exit(2);
+  }
+  caps = openCpuCaps(`isobudget-bench-${process.pid}`, share);
   if (typeof caps === 'string') {
     process.stderr.write(`bench gateway-replicas-key: skipped, replicas cannot be capped: ${caps}\n`);
     process.exit(0);
   }
+  // Best effort: a group still holding a process (a crash) is left; empty ones go.
+  process.on('exit', () => caps.close());
 }
 const serverUrl = values.db ?? process.env.ISOBUDGET_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `bench_gwkey_${randomBytes(4).toString('hex')}`;
@@ -168,12 +178,14 @@ async function closedLoop(urls, key, seconds) {
   return { ok, errors };
 }
 
-/** One replica process of `mode`, capped when --cpu-per-replica is given. */
-function startReplica(mode) {
+/** One replica process of `mode` (`NAME` or `NAME@DIST`: replicas run from another build), capped when --cpu-per-replica is given. */
+function startReplica(label) {
+  const [mode, dist] = label.split('@');
+  const bin = dist === undefined ? BIN : join(dist, 'cli', 'bin.js');
   const args =
     mode === 'keyrow'
-      ? [REPLICA, '--db', dbUrl, '--upstream', simUrl, '--no-auto-lease']
-      : [BIN, 'gateway', '--db', dbUrl, '--upstream', simUrl, '--port', '0', '--quiet', ...(mode === 'lease' ? ['--budget-lease', values.lease] : [])];
+      ? [REPLICA, '--db', dbUrl, '--upstream', simUrl, '--no-auto-lease', ...(dist === undefined ? [] : ['--dist', dist])]
+      : [bin, 'gateway', '--db', dbUrl, '--upstream', simUrl, '--port', '0', '--quiet', ...(mode === 'lease' ? ['--budget-lease', values.lease] : [])];
   const node = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
   const child = spawn(process.execPath, [...node, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const group = caps?.cap(child.pid);
@@ -193,7 +205,7 @@ async function cpuNow(pids) {
 
 /** Which budget statement a backend runs (sql.ts), by its text. */
 const STATEMENTS = [
-  ['take', /^\s*WITH lease AS/],
+  ['take', /^\s*WITH (lease|calls) AS/],
   ['reserve', /^\s*WITH granted AS \(\s*UPDATE gateway_keys k SET reserved = k.reserved \+ LEAST\(\$4::bigint, \$5/],
   ['top-up', /^\s*WITH granted AS/],
   ['settle', /^\s*WITH input AS/],
@@ -251,7 +263,7 @@ async function runOne(round, mode, replicas) {
   };
   const parts = [`${ok} calls`, `${Math.round(rate)} req/s`, ...(errors ? [`${errors} errors`] : []), `load ${result.load}`, `machine busy ${Math.round(cpu.machine_busy * 100)}%`];
   const cpuLine = `CPU ms/call: replicas ${cpu.replicas_ms}, their pg backends ${cpu.pg_backends_ms}, sim ${cpu.sim_ms}, load gen ${cpu.load_generator_ms}, other postgres ${cpu.other_postgres_ms}`;
-  log(`round ${round} ${mode.padEnd(6)} ${replicas} replica(s): ${parts.join(', ')}, accounting ${holds ? 'holds' : 'BROKEN'}`);
+  log(`round ${round} ${mode.padEnd(7)} ${replicas} replica(s): ${parts.join(', ')}, accounting ${holds ? 'holds' : 'BROKEN'}`);
   log(`  ${cpuLine}; key-row UPDATEs/call ${result.key_row_updates_per_call}${throttled[0] !== undefined ? `; throttled periods ${throttled.join('/')}` : ''}`);
   if (waits) log(`  backends active/look ${waits.active_per_look}: ${Object.entries(waits.active).slice(0, 5).map(([what, share]) => `${what} ${Math.round(share * 100)}%`).join(', ')}`);
   return result;
@@ -265,7 +277,6 @@ sim.disconnect();
 sim.kill('SIGTERM');
 await admin.query(`DROP SCHEMA ${schema} CASCADE`);
 await admin.end();
-caps?.close();
 
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const median = (xs) => {

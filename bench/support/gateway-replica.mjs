@@ -6,15 +6,15 @@
  * turning per-call mode's automatic leases off (every call reserves on the key row, as before
  * issue 23 item 7). Prints the CLI's `listening on URL` line; stops on SIGTERM like the CLI.
  *
- *   node bench/support/gateway-replica.mjs --db URL --upstream URL [--no-auto-lease]
+ *   node bench/support/gateway-replica.mjs --db URL --upstream URL [--no-auto-lease] [--dist DIR]
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const { values } = parseArgs({ options: { db: { type: 'string' }, upstream: { type: 'string' }, 'no-auto-lease': { type: 'boolean', default: false }, dist: { type: 'string' } } });
+const dist = values.dist ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { values } = parseArgs({ options: { db: { type: 'string' }, upstream: { type: 'string' }, 'no-auto-lease': { type: 'boolean', default: false } } });
 const { openDatabase, describeDatabase } = await load('db/index.js');
 const { openPgStore } = await load('gateway/store/pg/open-store.js');
 const { startGateway } = await load('gateway/index.js');
