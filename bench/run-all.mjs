@@ -73,6 +73,8 @@ const OTHERS = [
   { name: 'gateway-replicas', script: 'gateway-replicas.mjs', args: [] },
   // Req/s of 1 and of 3 replicas on one key, closed loop of 96, per-call and leased (issue 23, item 7; skips without a server).
   { name: 'gateway-replicas-key', script: 'gateway-replicas-key.mjs', args: [] },
+  // The same with each replica capped at 0.2 CPU (cgroup v1, as root; skips where not writable), key row vs automatic leases vs leased.
+  { name: 'gateway-replicas-key-capped', script: 'gateway-replicas-key.mjs', args: ['--cpu-per-replica', '0.2', '--modes', 'call,keyrow,lease', '--rounds', '3', '--seconds', '4', '--waits', '--name', 'gateway-replicas-key-capped'] },
   // 10 trials of kill -9 of one of three replicas at a random moment of 150 calls on a 20,000-token key.
   { name: 'gateway-replicas-kill', script: 'gateway-replicas-kill.mjs', args: [] },
   // Sequential screening against the fixed run, by simulation (minutes: only with --only sequential-calibration).

@@ -1,15 +1,20 @@
 /**
  * Per-call mode's automatic leases (issue 23, item 7): each replica cuts small leases from a
  * key's row — min(cap, remaining / (share × live replicas)), sql.ts EXTEND_AUTO_LEASE — into a
- * few lease rows of its own (stripes), and a call's reservation moves its tokens from one of
- * them into the call's own reservation row (TAKE_FROM_LEASE). Concurrent calls on one key then
- * lock the replica's stripes, not all the key's one row; the key row is locked once per lease.
+ * few lease rows of its own (stripes), and calls' reservations move their tokens from one of
+ * them into each call's own reservation row (TAKE_FROM_LEASE). Concurrent calls on one key then
+ * use the replica's stripes, not all the key's one row; the key row is locked once per lease.
+ *
+ * A stripe runs one statement at a time: the calls that arrive while its take (or top-up) is
+ * in flight wait in its queue and go together in the next take — one statement and one commit
+ * for all of them, each still with its own row — instead of one statement each queuing on the
+ * stripe's row lock. A call arriving at an idle stripe goes at once.
  *
  * Nothing changes for the accounting: every call still has its own reservation row (a crash
  * leaves a row naming it), tokens move only between rows inside `reserved`, a lease's unused
- * tokens go back when its key is idle for `idleMs`, when the share no longer covers a call (the
- * call then reserves alone, on the key row), and at shutdown; a dead replica's leases are booked
- * as spent and never re-granted. What a crash costs beyond its calls: at most its leases' share.
+ * tokens go back when its key is idle for `idleMs`, when the share no longer covers the calls
+ * waiting (they then reserve alone, on the key row), and at shutdown; a dead replica's leases
+ * are booked as spent and never re-granted. What a crash costs beyond its calls: at most its leases' share.
  */
 import type { Database } from '../../../db/index.js';
 import { budgetQuery, type PgWriter } from './pg-writer.js';
@@ -20,16 +25,10 @@ import { EXTEND_AUTO_LEASE, RELEASE_CALL, TAKE_FROM_LEASE } from './sql.js';
 export const AUTO_LEASE_CAP = 10_000;
 /** All replicas' leases on a key together hold at most 1/SHARE of what the key has left. */
 export const AUTO_LEASE_SHARE = 4;
-/** Lease rows per replica and key: calls of one replica spread their row locks over these. */
+/** Lease rows per replica and key: takes of one replica run on these in parallel. */
 export const AUTO_LEASE_STRIPES = 4;
-
-interface Stripe {
-  ticket: string;
-  extending: Promise<number> | undefined;
-  idle: NodeJS.Timeout | undefined;
-  /** Admissions using this stripe right now. */
-  active: number;
-}
+/** Most calls one take admits. */
+const TAKE_LIMIT = 200;
 
 /** What TAKE_FROM_LEASE needs besides the tokens: the call row's descriptive columns. */
 export interface CallColumns {
@@ -38,6 +37,24 @@ export interface CallColumns {
   protocol: string;
   stream: boolean;
   sessionId: string | null;
+}
+
+interface Waiting {
+  ticket: string;
+  wanted: number;
+  call: CallColumns;
+  done: (taken: boolean | Error) => void;
+}
+
+interface Stripe {
+  ticket: string;
+  keyId: string;
+  queue: Waiting[];
+  /** A take or top-up is in flight. */
+  busy: boolean;
+  /** Tokens its lease row holds, as this replica (its only writer) left it; 0 when unsure. */
+  balance: number;
+  idle: NodeJS.Timeout | undefined;
 }
 
 export class AutoLeases {
@@ -53,33 +70,19 @@ export class AutoLeases {
    * topping it up from the key's row when it holds too little. False: the share no longer
    * covers the call (the caller reserves it alone); the stripe's leftover has gone back.
    */
-  async reserve(keyId: string, ticket: string, wanted: number, call: CallColumns): Promise<boolean> {
+  reserve(keyId: string, ticket: string, wanted: number, call: CallColumns): Promise<boolean> {
     const tightUntil = this.tight.get(keyId);
     if (tightUntil !== undefined) {
-      if (Date.now() < tightUntil) return false;
+      if (Date.now() < tightUntil) return Promise.resolve(false);
       this.tight.delete(keyId);
     }
     const stripe = this.stripe(keyId);
-    stripe.active += 1;
     if (stripe.idle) clearTimeout(stripe.idle);
     stripe.idle = undefined;
-    try {
-      // Calls of other requests may take a fresh top-up first: look again a few times, then reserve alone.
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const taken = await this.query('isobudget_take_from_lease', TAKE_FROM_LEASE, [stripe.ticket, ticket, wanted, this.replica.id, call.model, call.endpoint, call.protocol, call.stream, call.sessionId]);
-        if (taken.rows.length > 0) return true;
-        if ((await this.topUp(stripe, keyId, wanted)) === 0) {
-          // Spare the next calls a lookup and a refused top-up each: the key row for a while.
-          this.tight.set(keyId, Date.now() + this.idleMs);
-          break;
-        }
-      }
-      this.writer.run(RELEASE_CALL, [stripe.ticket]);
-      return false;
-    } finally {
-      stripe.active -= 1;
-      this.idleLater(stripe);
-    }
+    return new Promise<boolean>((resolve, reject) => {
+      stripe.queue.push({ ticket, wanted, call, done: (taken) => (taken instanceof Error ? reject(taken) : resolve(taken)) });
+      if (!stripe.busy) void this.drain(stripe);
+    });
   }
 
   /** Gives every lease's unused tokens back (the server has closed). */
@@ -91,20 +94,78 @@ export class AutoLeases {
     this.stripes.clear();
   }
 
-  /** One top-up at a time per stripe; concurrent callers share it and look again. */
-  private topUp(stripe: Stripe, keyId: string, wanted: number): Promise<number> {
-    stripe.extending ??= this.query('isobudget_extend_auto_lease', EXTEND_AUTO_LEASE, [this.replica.id, keyId, stripe.ticket, AUTO_LEASE_CAP, wanted, AUTO_LEASE_SHARE * AUTO_LEASE_STRIPES])
-      .then((result) => Number((result.rows[0] as { granted: string | null } | undefined)?.granted ?? 0))
-      .finally(() => (stripe.extending = undefined));
-    return stripe.extending;
+  /** Takes for the stripe's waiting calls, a batch at a time, until none waits. */
+  private async drain(stripe: Stripe): Promise<void> {
+    stripe.busy = true;
+    try {
+      while (stripe.queue.length > 0) {
+        const batch = stripe.queue.splice(0, TAKE_LIMIT);
+        let outcome: boolean | Error;
+        try {
+          outcome = await this.take(stripe, batch);
+        } catch (error) {
+          // Whether the take committed is unknown: the next one tops up rather than trust the balance.
+          stripe.balance = 0;
+          outcome = error instanceof Error ? error : new Error(String(error));
+        }
+        for (const waiting of batch) waiting.done(outcome);
+      }
+    } finally {
+      stripe.busy = false;
+      this.idleLater(stripe);
+    }
   }
 
-  /** The next stripe of the key, round robin; named by the replica's current id (a re-registered replica starts afresh). */
+  /** One take for `batch`, after a top-up when the stripe holds too little. False: the share no longer covers them. */
+  private async take(stripe: Stripe, batch: Waiting[]): Promise<boolean> {
+    const total = batch.reduce((sum, waiting) => sum + waiting.wanted, 0);
+    // A top-up may be taken by nothing (the row went meanwhile: an idle return racing this stripe): look again a few times.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (stripe.balance < total) {
+        const granted = await this.topUp(stripe, total - stripe.balance);
+        if (granted === 0) {
+          // Spare the next calls a lookup and a refused top-up each: the key row for a while.
+          this.tight.set(stripe.keyId, Date.now() + this.idleMs);
+          break;
+        }
+        stripe.balance += granted;
+      }
+      const calls = batch.map((w) => ({ ticket: w.ticket, tokens: w.wanted, model: w.call.model, endpoint: w.call.endpoint, protocol: w.call.protocol, stream: w.call.stream, session_id: w.call.sessionId }));
+      const taken = await budgetQuery(this.db, this.writer, 'isobudget_take_from_lease', TAKE_FROM_LEASE, [stripe.ticket, JSON.stringify(calls), this.replica.id]);
+      if (taken.rows.length === batch.length) {
+        stripe.balance -= total;
+        return true;
+      }
+      stripe.balance = 0;
+    }
+    stripe.balance = 0;
+    this.writer.run(RELEASE_CALL, [stripe.ticket]);
+    return false;
+  }
+
+  private async topUp(stripe: Stripe, least: number): Promise<number> {
+    const result = await budgetQuery(this.db, this.writer, 'isobudget_extend_auto_lease', EXTEND_AUTO_LEASE, [this.replica.id, stripe.keyId, stripe.ticket, AUTO_LEASE_CAP, least, AUTO_LEASE_SHARE * AUTO_LEASE_STRIPES]);
+    return Number((result.rows[0] as { granted: string | null } | undefined)?.granted ?? 0);
+  }
+
+  /** An idle stripe of the key when there is one, else the next, round robin (its next take carries all that wait there). */
   private stripe(keyId: string): Stripe {
-    const ticket = `lease-${this.replica.id}-${keyId}-${(this.turn = (this.turn + 1) % AUTO_LEASE_STRIPES)}`;
+    const start = this.turn;
+    this.turn = (this.turn + 1) % AUTO_LEASE_STRIPES;
+    const next = this.named(keyId, start);
+    for (let i = 0; i < AUTO_LEASE_STRIPES; i += 1) {
+      const stripe = i === 0 ? next : this.named(keyId, (start + i) % AUTO_LEASE_STRIPES);
+      if (!stripe.busy) return stripe;
+    }
+    return next;
+  }
+
+  /** Stripe `n` of the key, named by the replica's current id (a re-registered replica starts afresh). */
+  private named(keyId: string, n: number): Stripe {
+    const ticket = `lease-${this.replica.id}-${keyId}-${n}`;
     let stripe = this.stripes.get(ticket);
-    if (!stripe) {
-      stripe = { ticket, extending: undefined, idle: undefined, active: 0 };
+    if (stripe === undefined) {
+      stripe = { ticket, keyId, queue: [], busy: false, balance: 0, idle: undefined };
       this.stripes.set(ticket, stripe);
     }
     return stripe;
@@ -112,18 +173,13 @@ export class AutoLeases {
 
   /** A stripe no call has used for `idleMs` gives its tokens back (calls in flight hold theirs in their own rows). */
   private idleLater(stripe: Stripe): void {
-    if (stripe.active > 0 || stripe.idle) return;
+    if (stripe.busy || stripe.queue.length > 0 || stripe.idle) return;
     stripe.idle = setTimeout(() => {
       stripe.idle = undefined;
-      if (stripe.active > 0 || stripe.extending !== undefined) return this.idleLater(stripe);
+      if (stripe.busy || stripe.queue.length > 0) return;
       this.stripes.delete(stripe.ticket);
       this.writer.run(RELEASE_CALL, [stripe.ticket]);
     }, this.idleMs);
     stripe.idle.unref();
-  }
-
-  private query(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-    // Retried on a deadlock: a top-up locks the key row, then the lease row; a settlement batch the other way round.
-    return budgetQuery(this.db, this.writer, name, text, values);
   }
 }

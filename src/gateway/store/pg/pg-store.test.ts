@@ -133,6 +133,39 @@ describe.skipIf(skip)('gateway store on PostgreSQL', () => {
     expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
   });
 
+  test('automatic leases batch concurrent calls: 200 at once on one replica take from its stripes in a few statements, each call still its own row', async () => {
+    // Counts takes: updates that lower a lease row's tokens (before batching, one per call).
+    await db.query(`CREATE TABLE takes_counted (key_id text PRIMARY KEY, n bigint NOT NULL)`);
+    await db.query(`CREATE FUNCTION count_take() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO takes_counted VALUES (NEW.key_id, 1) ON CONFLICT (key_id) DO UPDATE SET n = takes_counted.n + 1;
+        RETURN NEW;
+      END $$`);
+    await db.query(`CREATE TRIGGER count_take BEFORE UPDATE ON gateway_reservations FOR EACH ROW WHEN (NEW.kind = 'lease' AND NEW.tokens < OLD.tokens) EXECUTE FUNCTION count_take()`);
+    try {
+      const a = await open({ autoLease: true });
+      const { key: k } = await a.keys.create({ budget: 1_000_000, tags: {} });
+      const decided = await Promise.all(Array.from({ length: 200 }, (_, i) => admit(a, k, 60 + (i % 7) * 20)));
+      expect(decided.every((d) => d.ok)).toBe(true);
+      const takes = Number((await db.query('SELECT n FROM takes_counted WHERE key_id = $1', [k.id])).rows[0]?.n ?? 0);
+      expect(takes).toBeGreaterThan(0);
+      expect(takes, 'takes for 200 concurrent calls').toBeLessThanOrEqual(20);
+      const calls = (await db.query(`SELECT count(*)::int AS n, coalesce(sum(tokens), 0)::bigint AS t FROM gateway_reservations WHERE key_id = $1 AND kind = 'call'`, [k.id])).rows[0];
+      expect(calls.n).toBe(200);
+      expect(Number(calls.t)).toBe(decided.reduce((sum, d) => sum + (d.ok ? d.reservation : 0), 0));
+      let billed = 0;
+      for (const d of decided) {
+        if (!d.ok) continue;
+        settle(a, k, d, 50);
+        billed += 50;
+      }
+      await a.close();
+      expect(await key(k.id)).toEqual({ spent: billed, reserved: 0, closed: null, booked: billed });
+    } finally {
+      await db.query('DROP TRIGGER count_take ON gateway_reservations; DROP FUNCTION count_take(); DROP TABLE takes_counted');
+    }
+  });
+
   test('automatic leases fit large calls: a 30,000-token cap takes a lease of 4 such calls, not the 10,000-token default', async () => {
     const a = await open({ autoLease: true });
     const { key: k } = await a.keys.create({ budget: 100_000_000, tags: {} });

@@ -81,20 +81,23 @@ ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + exclud
 RETURNING (SELECT n FROM granted) AS granted`;
 
 /**
- * $1 lease ticket, $2 call ticket, $3 tokens, $4 replica, $5 model, $6 endpoint, $7 protocol,
- * $8 stream, $9 client session. Moves $3 tokens from the replica's lease row into the call's own
- * reservation row (both inside the key's `reserved`: the key row is not written, only read, so
- * it is not locked) when the lease holds them and the key is open.
+ * $1 lease ticket, $2 calls (JSONB array of {ticket, tokens, model, endpoint, protocol, stream,
+ * session_id}), $3 replica. Moves the calls' Σ tokens from the replica's lease row into one
+ * reservation row per call (all inside the key's `reserved`: the key row is not written, only
+ * read, so it is not locked) when the lease holds them all and the key is open; else nothing.
+ * Returns one row per call taken.
  */
 export const TAKE_FROM_LEASE = `
-WITH lease AS (
-  UPDATE gateway_reservations l SET tokens = l.tokens - $3::bigint
-  WHERE l.ticket = $1 AND l.kind = 'lease' AND l.replica_id = $4 AND l.tokens >= $3::bigint
-    AND EXISTS (SELECT 1 FROM gateway_replicas WHERE id = $4 AND state = 'live')
+WITH calls AS (
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(ticket text, tokens bigint, model text, endpoint text, protocol text, stream boolean, session_id text)),
+lease AS (
+  UPDATE gateway_reservations l SET tokens = l.tokens - (SELECT sum(tokens) FROM calls)
+  WHERE l.ticket = $1 AND l.kind = 'lease' AND l.replica_id = $3 AND l.tokens >= (SELECT sum(tokens) FROM calls)
+    AND EXISTS (SELECT 1 FROM gateway_replicas WHERE id = $3 AND state = 'live')
     AND EXISTS (SELECT 1 FROM gateway_keys k WHERE k.id = l.key_id AND k.closed IS NULL AND NOT k.revoked)
   RETURNING l.key_id)
 INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens, model, endpoint, protocol, stream, session_id)
-SELECT $2, key_id, $4, 'call', $3, $5, $6, $7, $8, $9 FROM lease
+SELECT c.ticket, lease.key_id, $3, 'call', c.tokens, c.model, c.endpoint, c.protocol, c.stream, c.session_id FROM calls c, lease
 RETURNING tokens`;
 
 /** $1 ticket, $2 tokens: gives unused lease tokens back to the key. */
