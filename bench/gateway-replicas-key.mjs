@@ -6,7 +6,7 @@
  * Modes (--modes, interleaved within each round; the 1/3 order alternates between rounds):
  *   call    `isobudget gateway --db URL`, per call with its automatic leases (the default)
  *   keyrow  per call with the automatic leases off: every reservation on the key row
- *           (bench/support/gateway-replica.mjs: the same store, an option the CLI does not offer)
+ *           (`gateway --auto-lease off`; for an older build, MODE@DIST, bench/support/gateway-replica.mjs)
  *   lease   `--budget-lease TOKENS`
  *   MODE@DIST  the same with replicas from another build (a dist/ directory): before/after A/B
  *
@@ -183,7 +183,9 @@ function startReplica(label) {
   const [mode, dist] = label.split('@');
   const bin = dist === undefined ? BIN : join(dist, 'cli', 'bin.js');
   const args =
-    mode === 'keyrow'
+    mode === 'keyrow' && dist === undefined
+      ? [bin, 'gateway', '--db', dbUrl, '--upstream', simUrl, '--port', '0', '--quiet', '--auto-lease', 'off']
+      : mode === 'keyrow'
       ? [REPLICA, '--db', dbUrl, '--upstream', simUrl, '--no-auto-lease', ...(dist === undefined ? [] : ['--dist', dist])]
       : [bin, 'gateway', '--db', dbUrl, '--upstream', simUrl, '--port', '0', '--quiet', ...(mode === 'lease' ? ['--budget-lease', values.lease] : [])];
   const node = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A gateway replica for benchmarks that need a store option the CLI does not offer: what
+ * A gateway replica for before/after benchmarks of builds older than `gateway --auto-lease`: what
  * `isobudget gateway --db URL --upstream URL --port 0 --quiet` runs (serveGatewayDb: a pool of
  * 16 named after the pid, openPgStore, startGateway), from dist/, with `--no-auto-lease`
  * turning per-call mode's automatic leases off (every call reserves on the key row, as before
