@@ -3,33 +3,26 @@
  * or months, so no hour straddles two): the same audit as the run's files give, with the
  * number of rows that leave the server bounded by hours, not by calls.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, test } from 'vitest';
 import { openPool } from '../src/db/index.js';
 import { callTotalsMismatch } from '../src/distributed/call-totals.js';
 import { RESULT_COLUMNS, resultRow } from '../src/distributed/ledger-rows.js';
 import { readAuditFromDatabase } from '../src/distributed/team-reads.js';
 import { taskOfResult } from '../src/audit/read-ledgers.js';
 import type { ResultRecord } from '../src/ledger/records.js';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
+import { skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
-import { count, simProject } from './support/team.js';
+import { count, simProject, useMigratedSchema } from './support/team.js';
 
 const skip = await skipWithoutPostgres('audit --db in SQL');
 
 describe.skipIf(skip)('audit --db aggregates in the database', () => {
   let schema: TestSchema;
   let client: pg.Client;
-  beforeAll(async () => {
-    schema = await freshSchema('aud');
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
-  });
-  afterAll(async () => {
-    await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
-    await client?.end();
-    await schema?.drop();
+  useMigratedSchema('aud', (s, c) => {
+    schema = s;
+    client = c;
   });
 
   test('the database audit equals the files\' audit; rows read are hours, not calls', async () => {

@@ -8,11 +8,11 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
+import type pg from 'pg';
+import { describe, expect, test } from 'vitest';
+import { skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
-import { count, simProject, slowAgentProject, until } from './support/team.js';
+import { count, simProject, slowAgentProject, until, useMigratedSchema } from './support/team.js';
 
 const skip = await skipWithoutPostgres('team control');
 
@@ -20,17 +20,10 @@ describe.skipIf(skip)('attempts, dead letters, status, cancel', () => {
   let schema: TestSchema;
   let client: pg.Client;
   let jobs: string;
-  beforeAll(async () => {
-    schema = await freshSchema('ctl');
+  useMigratedSchema('ctl', (s, c) => {
+    schema = s;
+    client = c;
     jobs = `${schema.schema}_jobs.job`;
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
-  });
-  afterAll(async () => {
-    await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
-    await client?.end();
-    await schema?.drop();
   });
 
   test('refusals use no attempt: a mismatched worker restarting in a loop, then another version; a good worker completes the run', async () => {

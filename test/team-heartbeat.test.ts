@@ -5,29 +5,22 @@
  * an attempt, so no number of deploys fails a run.
  */
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, test } from 'vitest';
 import { openPool } from '../src/db/index.js';
 import { callTotalsMismatch } from '../src/distributed/call-totals.js';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
+import { skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
-import { count, slowAgentProject, until } from './support/team.js';
+import { count, slowAgentProject, until, useMigratedSchema } from './support/team.js';
 
 const skip = await skipWithoutPostgres('team heartbeats');
 
 describe.skipIf(skip)('worker heartbeats', () => {
   let schema: TestSchema;
   let client: pg.Client;
-  beforeAll(async () => {
-    schema = await freshSchema('beat');
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
-  });
-  afterAll(async () => {
-    await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
-    await client?.end();
-    await schema?.drop();
+  useMigratedSchema('beat', (s, c) => {
+    schema = s;
+    client = c;
   });
 
   test('kill -9 of a worker: its units go back within --dead-after, not the 600 s lease, and use no attempt', async () => {

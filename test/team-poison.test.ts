@@ -6,11 +6,11 @@
  * instead of taking down worker after worker: the other units commit, the workers restarted
  * in a loop (a supervisor's Restart=always) go idle, and the run ends naming the unit.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
+import type pg from 'pg';
+import { describe, expect, test } from 'vitest';
+import { skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
 import { runCli } from './support/cli.js';
-import { count, poisonAgentProject } from './support/team.js';
+import { count, poisonAgentProject, useMigratedSchema } from './support/team.js';
 
 const skip = await skipWithoutPostgres('team poison units');
 
@@ -20,16 +20,9 @@ const MAX_KILLS = 8;
 describe.skipIf(skip)('a unit that kills every worker that takes it', () => {
   let schema: TestSchema;
   let client: pg.Client;
-  beforeAll(async () => {
-    schema = await freshSchema('poison');
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
-  });
-  afterAll(async () => {
-    await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
-    await client?.end();
-    await schema?.drop();
+  useMigratedSchema('poison', (s, c) => {
+    schema = s;
+    client = c;
   });
 
   test('dead-lettered after 3 worker deaths; the other units commit; status, wait and requeue --failed name it', async () => {

@@ -3,7 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
+import pg from 'pg';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { freshSchema, type TestSchema } from '../../src/test-support/postgres.js';
+import { runCli } from './cli.js';
 import { arithmeticCases } from './experiment.js';
 
 const AGENT = fileURLToPath(new URL('./sleepy-agent.mjs', import.meta.url));
@@ -65,4 +68,25 @@ export function resultsByUnit(file: string): Map<string, string> {
     const { ts: _ts, latency_ms: _latency, run_id: _run, ...rest } = JSON.parse(line) as Record<string, unknown> & { split: string; case_id: string; arm: string; epoch: number };
     return [`${rest.split}|${rest.case_id}|${rest.arm}|${rest.epoch}`, JSON.stringify(canon(rest))];
   }));
+}
+
+/**
+ * A fresh schema, migrated, with a connected client, for the describe block it is called in;
+ * dropped (its job schema too) after. `ready` gets both once they exist.
+ */
+export function useMigratedSchema(prefix: string, ready: (schema: TestSchema, client: pg.Client) => void): void {
+  let schema: TestSchema | undefined;
+  let client: pg.Client | undefined;
+  beforeAll(async () => {
+    schema = await freshSchema(prefix);
+    client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    expect((await runCli(['db', 'migrate', '--db', schema.url])).code).toBe(0);
+    ready(schema, client);
+  });
+  afterAll(async () => {
+    if (schema) await client?.query(`DROP SCHEMA IF EXISTS ${schema.schema}_jobs CASCADE`);
+    await client?.end();
+    await schema?.drop();
+  });
 }
