@@ -2,8 +2,9 @@
  * Team reads: a run, or the audit's rows, straight from the team database in the shapes the
  * file readers produce (LoadedRun, AuditData) — so analysis, verdict, report, compare and
  * audit run unchanged on them. A run's call counts (and the audit's calls, per hour) come from
- * `call_totals` (call-totals.ts), never from the calls: `analyze --db` and `audit --db` stay
- * fast, in bounded memory, on millions of calls.
+ * `call_totals` (call-totals.ts), never from the calls, and the audit's tasks are the results
+ * summed per UTC hour and kind in SQL (weighted rows, `AuditTask.count`): `analyze --db` and
+ * `audit --db` stay fast, in bounded memory, on millions of calls and results.
  */
 import { join } from 'node:path';
 import type { LoadedRun } from '../analysis/load-run.js';
