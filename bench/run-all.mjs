@@ -100,6 +100,8 @@ const OTHERS = [
   { name: 'otel-export', script: 'otel-export.mjs', args: [] },
   // Team mode under faults (issue 23): time lost per worker kill -9 and per database restart, team reads at --calls rows.
   { name: 'team-faults', script: 'team-faults.mjs', args: [] },
+  // audit --db over 1,000,000 results, summed per UTC hour in SQL (issue 23).
+  { name: 'team-audit-results', script: 'team-audit-results.mjs', args: [] },
 ].filter(
   (b) => existsSync(join(here, b.script)) && selected(b.name) && (!b.onlyWhenNamed || values.only !== undefined),
 );

@@ -155,7 +155,7 @@ describe.skipIf(skip)('gateway replicas sharing one budget in Postgres', () => {
     bare.searchParams.set('options', '-c search_path=no_such_schema');
     const unmigrated = run(['gateway', '--db', bare.toString(), '--upstream', upstream.url]);
     expect(unmigrated.status).toBe(2);
-    expect(unmigrated.stderr).toMatch(/^isobudget gateway: postgres:\/\/postgres@127\.0\.0\.1:5432\/test needs 5 migration\(s\): 0001-runs, 0002-gateway, 0003-workers, 0004-worker-deaths, 0005-call-totals\n {2}hint: run `isobudget db migrate --db URL`/);
+    expect(unmigrated.stderr).toMatch(/^isobudget gateway: postgres:\/\/postgres@127\.0\.0\.1:5432\/test needs 6 migration\(s\): 0001-runs, 0002-gateway, 0003-workers, 0004-worker-deaths, 0005-call-totals, 0006-results-ts\n {2}hint: run `isobudget db migrate --db URL`/);
     expect(unmigrated.stderr).not.toMatch(/\n\s+at /);
     const lease = run(['gateway', '--upstream', upstream.url, '--budget-lease', '1000']);
     expect(lease.status).toBe(2);

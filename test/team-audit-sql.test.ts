@@ -9,6 +9,7 @@ import { openPool } from '../src/db/index.js';
 import { callTotalsMismatch } from '../src/distributed/call-totals.js';
 import { RESULT_COLUMNS, resultRow } from '../src/distributed/ledger-rows.js';
 import { readAuditFromDatabase } from '../src/distributed/team-reads.js';
+import { auditLedgers, type AuditResult } from '../src/audit/audit.js';
 import { taskOfResult } from '../src/audit/read-ledgers.js';
 import type { ResultRecord } from '../src/ledger/records.js';
 import { skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
@@ -58,26 +59,60 @@ describe.skipIf(skip)('audit --db aggregates in the database', () => {
     }
   });
 
-  test('the database reads of a result what the files\' reader keeps: absent and null tokens or budget, a cost that is no number', async () => {
+  test('results summed per hour and kind audit as the files\' reader\'s tasks one by one: absent and null tokens or budget, a cost that is no number, n>1, retries, the window cutting an hour', async () => {
     const base = (await client.query<{ record: ResultRecord }>(`SELECT record FROM results WHERE run_id = 'au' LIMIT 1`)).rows[0]?.record as ResultRecord;
-    const odd: ResultRecord[] = [
-      { ...base, case_id: 'odd-1', total_tokens: undefined, budget: null as unknown as number },
-      { ...base, case_id: 'odd-2', total_tokens: null as unknown as number, budget: undefined as unknown as number, retries: 2 },
-      { ...base, case_id: 'odd-3', cost_usd: 'n/a' as unknown as number, passed: false, n: 4 },
-    ];
-    for (const [i, record] of odd.entries()) {
-      const row = resultRow(JSON.parse(JSON.stringify(record)) as ResultRecord, 1000 + i, 'odd');
+    // Eight weeks of a few hours each, several results an hour; tokens and retries rise, pass@1 does not.
+    const since = Date.parse('2026-01-05T10:30:00Z');
+    const until = Date.parse('2026-03-01T00:00:00Z');
+    const hours = [-1, 0, 1, 2].flatMap((h) => Array.from({ length: 8 }, (_, week) => since - 30 * 60_000 + week * 7 * 86_400_000 + h * 3_600_000));
+    const records = Array.from({ length: 480 }, (_, i): ResultRecord => {
+      const hour = hours[i % hours.length] as number;
+      const week = Math.floor((hour - since + 3_600_000) / (7 * 86_400_000));
+      // Kinds mixed independently of the hour (a multiplicative hash of i).
+      const hash = Math.imul(i + 1, 2_654_435_761) >>> 0;
+      const pick = <T>(xs: readonly T[], shift: number): T => xs[(hash >>> shift) % xs.length] as T;
+      const record: Record<string, unknown> = {
+        ...base, case_id: `syn-${i}`, ts: new Date(hour + ((i * 7919) % 3_600_000)).toISOString(),
+        n: pick([1, 1, 1, 4], 3), passed: pick([true, false, true], 6), retries: pick([0, 0, 1, 2], 9) + (week > 4 ? 1 : 0),
+        split: pick(['val', 'val', 'regression'], 12), total_tokens: 100 * (week + 1) + (i % 13),
+        budget: pick([2000, 2000, 1000], 15), cost_usd: 0.001 * (i % 17) + 0.1 / 3,
+      };
+      if (i % 11 === 0) delete record['total_tokens'];
+      if (i % 23 === 0) record['total_tokens'] = null;
+      if (i % 19 === 0) delete record['budget'];
+      if (i % 29 === 0) record['budget'] = null;
+      if (i % 5 === 0) delete record['cost_usd'];
+      if (i % 31 === 0) record['cost_usd'] = 'n/a';
+      return JSON.parse(JSON.stringify(record)) as ResultRecord;
+    });
+    for (const [i, record] of records.entries()) {
+      const row = resultRow(record, 1000 + i, 'syn');
       await client.query(`INSERT INTO results (${RESULT_COLUMNS.join(', ')}) VALUES (${row.map((_, j) => `$${j + 1}`).join(', ')})`, row);
     }
     const db = openPool(schema.url, { applicationName: 'audit test', max: 2 });
     try {
-      const { tasks } = await readAuditFromDatabase(db, Date.now() - 86_400_000, Date.now() + 60_000);
-      const time = Date.parse(base.ts);
-      const ours = tasks.filter((t) => t.time === time);
-      for (const record of odd) expect(ours).toContainEqual(taskOfResult(JSON.parse(JSON.stringify(record)) as ResultRecord, time));
+      const data = await readAuditFromDatabase(db, since, until);
+      // What the files' reader keeps of every record in the window, one task each.
+      const inside = records.filter((r) => Date.parse(r.ts) >= since && Date.parse(r.ts) <= until);
+      expect(inside.length).toBeLessThan(records.length);
+      const one = { ...data, tasks: inside.map((r) => taskOfResult(r, Date.parse(r.ts))) };
+      expect(data.tasks.reduce((sum, t) => sum + (t.count ?? 1), 0)).toBe(inside.length);
+      expect(data.tasks.length).toBeLessThan(inside.length);
+      expect(data.tasks.some((t) => (t.count ?? 1) >= 3)).toBe(true);
+      for (const unit of ['week', 'month'] as const) {
+        const summed = auditLedgers(data, { since, until, unit, minPeriods: 3 });
+        const byTask = auditLedgers(one, { since, until, unit, minPeriods: 3 });
+        // USD sums in another order: equal but for the last float digits.
+        const cost = (a: AuditResult): unknown => a.periods.map((p) => ({ ...p, costUsd: p.costUsd === null ? null : Number(p.costUsd.toPrecision(12)), costPerTaskUsd: p.costPerTaskUsd === null ? null : Number(p.costPerTaskUsd.toPrecision(12)) }));
+        expect(cost(summed)).toEqual(cost(byTask));
+        expect({ ...summed, periods: undefined }).toEqual({ ...byTask, periods: undefined });
+        expect(summed.periods.filter((p) => p.tasksPriced < p.tasks && p.passTasks > 0 && (p.values.bestofn_rate ?? 0) > 0 && (p.values.retries_per_task ?? 0) > 0).length).toBeGreaterThanOrEqual(2);
+        expect(summed.sources.tasksMissingTokens).toBeGreaterThan(0);
+      }
+      expect(auditLedgers(data, { since, until, unit: 'week' }).trends.tokens_per_task.direction).toBe('rising');
     } finally {
       await db.end();
-      await client.query(`DELETE FROM results WHERE attempt_id = 'odd'`);
+      await client.query(`DELETE FROM results WHERE attempt_id = 'syn'`);
     }
   });
 

@@ -81,7 +81,7 @@ describe.skipIf(skip)('call_totals against the calls', () => {
     const before = MIGRATIONS.filter((m) => m.id < '0005');
     expect(await applyMigrations(db, before)).toEqual(before.map((m) => m.id));
     await insert(db, Array.from({ length: 60 }, (_, i) => row(i)));
-    expect(await applyMigrations(db, MIGRATIONS)).toEqual(['0005-call-totals']);
+    expect(await applyMigrations(db, MIGRATIONS)).toEqual(['0005-call-totals', '0006-results-ts']);
     expect(await callTotalsMismatch(db)).toBeUndefined();
 
     // The ledger's statements: intents in flight, the commit's upsert over them, the sweeps, a delete.

@@ -100,23 +100,25 @@ export function auditLedgers(data: AuditData, options: AuditSettings): AuditResu
   const periods = [...rows.values()].sort((a, b) => a.period.index - b.period.index).map((r): PeriodRow => {
     const known = r.tasks.filter((t) => t.tokens !== undefined);
     const pass = r.tasks.filter((t) => t.source === 'run' && t.n === 1 && t.split !== 'regression' && t.passed !== undefined && t.budget === budget);
-    const mean = (values: number[]): number | undefined => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined);
-    const priced = r.tasks.filter((t) => t.costUsd !== undefined).map((t) => t.costUsd ?? 0);
+    const priced = r.tasks.filter((t) => t.costUsd !== undefined);
+    const tasks = weight(r.tasks);
+    const pricedTasks = weight(priced);
+    const costUsd = priced.reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
     return {
       period: r.period,
-      tasks: r.tasks.length,
-      gatewayTasks: r.tasks.filter((t) => t.source === 'gateway').length,
-      passTasks: pass.length,
+      tasks,
+      gatewayTasks: weight(r.tasks.filter((t) => t.source === 'gateway')),
+      passTasks: weight(pass),
       values: {
         output_length: r.outputs ? r.completion / r.outputs : undefined,
-        tokens_per_task: mean(known.map((t) => t.tokens ?? 0)),
-        bestofn_rate: mean(r.tasks.map((t) => (t.n > 1 ? 1 : 0))),
-        retries_per_task: mean(r.tasks.map((t) => t.retries)),
-        pass_at_1: mean(pass.map((t) => (t.passed ? 1 : 0))),
+        tokens_per_task: ratio(known.reduce((sum, t) => sum + (t.tokens ?? 0), 0), weight(known)),
+        bestofn_rate: ratio(weight(r.tasks.filter((t) => t.n > 1)), tasks),
+        retries_per_task: ratio(r.tasks.reduce((sum, t) => sum + t.retries, 0), tasks),
+        pass_at_1: ratio(weight(pass.filter((t) => t.passed)), weight(pass)),
       },
-      costUsd: priced.length ? priced.reduce((a, b) => a + b, 0) : null,
-      costPerTaskUsd: mean(priced) ?? null,
-      tasksPriced: priced.length,
+      costUsd: pricedTasks ? costUsd : null,
+      costPerTaskUsd: ratio(costUsd, pricedTasks) ?? null,
+      tasksPriced: pricedTasks,
     };
   });
   const trends = Object.fromEntries((Object.keys(METRIC_TITLES) as AuditMetric[]).map((m) => [m, trendOf(m, periods, settings)])) as Record<AuditMetric, MetricTrend>;
@@ -129,7 +131,7 @@ export function auditLedgers(data: AuditData, options: AuditSettings): AuditResu
     trends,
     drift: driftOf(trends),
     settings,
-    sources: { runs: data.runs, gatewayFiles: data.gatewayFiles, tasks: data.tasks.length, calls: data.calls.reduce((sum, call) => sum + (call.count ?? 1), 0), tasksMissingTokens: data.tasks.filter((t) => t.tokens === undefined).length },
+    sources: { runs: data.runs, gatewayFiles: data.gatewayFiles, tasks: weight(data.tasks), calls: data.calls.reduce((sum, call) => sum + (call.count ?? 1), 0), tasksMissingTokens: weight(data.tasks.filter((t) => t.tokens === undefined)) },
   };
 }
 
@@ -164,8 +166,18 @@ function driftOf(trends: Record<AuditMetric, MetricTrend>): AuditResult['drift']
 
 function modalBudget(tasks: readonly AuditTask[]): number | undefined {
   const counts = new Map<number, number>();
-  for (const t of tasks) if (t.source === 'run' && t.n === 1 && t.budget !== undefined) counts.set(t.budget, (counts.get(t.budget) ?? 0) + 1);
+  for (const t of tasks) if (t.source === 'run' && t.n === 1 && t.budget !== undefined) counts.set(t.budget, (counts.get(t.budget) ?? 0) + (t.count ?? 1));
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+}
+
+/** Tasks the rows stand for (a row of the team database stands for `count`). */
+function weight(tasks: readonly AuditTask[]): number {
+  return tasks.reduce((sum, t) => sum + (t.count ?? 1), 0);
+}
+
+/** A weighted mean: Σ values / Σ weights; undefined over no task. */
+function ratio(sum: number, weights: number): number | undefined {
+  return weights ? sum / weights : undefined;
 }
 
 function pct(x: number | undefined): string {

@@ -19,6 +19,11 @@ export interface AuditTask {
   split: string;
   /** USD the task cost; undefined when some call had no price or no usage (never counted as 0). */
   costUsd: number | undefined;
+  /**
+   * Tasks this row stands for; the team database sends tasks summed per UTC hour and kind, and
+   * then tokens, retries and costUsd are their sums. Default 1.
+   */
+  count?: number;
 }
 
 /** One model call that produced outputs (role generate, or gateway). */
