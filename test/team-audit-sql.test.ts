@@ -116,6 +116,28 @@ describe.skipIf(skip)('audit --db aggregates in the database', () => {
     }
   });
 
+  test('a result whose tokens or retries are no number (a string, an object) is read as unknown / 0, not a cast error that ends the audit', async () => {
+    const base = (await client.query<{ record: ResultRecord }>(`SELECT record FROM results WHERE run_id = 'au' LIMIT 1`)).rows[0]?.record as ResultRecord;
+    const ts = '2026-04-01T12:00:00.000Z';
+    // Written as the worker writes them, then the records edited (the columns stay the worker's).
+    const odd: Array<Record<string, unknown>> = [{ total_tokens: '1200', retries: 'x' }, { total_tokens: { n: 5 }, retries: [1] }, { total_tokens: 300, retries: 2 }];
+    for (const [i, fields] of odd.entries()) {
+      const row = resultRow({ ...base, case_id: `odd-${i}`, ts, total_tokens: 300, retries: 2 }, 5000 + i, 'odd');
+      await client.query(`INSERT INTO results (${RESULT_COLUMNS.join(', ')}) VALUES (${row.map((_, j) => `$${j + 1}`).join(', ')})`, row);
+      await client.query(`UPDATE results SET record = record || $1::jsonb WHERE attempt_id = 'odd' AND seq = $2`, [JSON.stringify(fields), 5000 + i]);
+    }
+    const db = openPool(schema.url, { applicationName: 'audit test', max: 2 });
+    try {
+      const data = await readAuditFromDatabase(db, Date.parse('2026-04-01T00:00:00Z'), Date.parse('2026-04-02T00:00:00Z'));
+      expect(data.tasks.reduce((sum, t) => sum + (t.count ?? 1), 0)).toBe(3);
+      expect(data.tasks.reduce((sum, t) => sum + (t.tokens ?? 0), 0)).toBe(300);
+      expect(data.tasks.reduce((sum, t) => sum + t.retries, 0)).toBe(2);
+    } finally {
+      await db.end();
+      await client.query(`DELETE FROM results WHERE attempt_id = 'odd'`);
+    }
+  });
+
   test('analyze --db equals analyze of the run\'s files; a committed call changed after the finish makes it invalid (ledger_integrity)', async () => {
     const dir = simProject('ana', 8);
     expect((await runCli(['run', 'experiment.yaml', '--db', schema.url, '--distributed', '--detach', '--run-id', 'an'], { cwd: dir })).code).toBe(0);

@@ -65,11 +65,14 @@ interface TaskGroup {
  * before the grouping (results_ts, migration 0006), and the task's time is its hour's start —
  * periods are UTC weeks or months, so no hour straddles two.
  */
+/** A record's numeric field as float8; anything else (a string, an object) as NULL — never a cast error in the middle of an audit. */
+const NUMBER = (field: string): string => `CASE WHEN jsonb_typeof(record->'${field}') = 'number' THEN (record->>'${field}')::float8 END`;
+
 const TASK_GROUPS = `
   SELECT (EXTRACT(EPOCH FROM date_trunc('hour', ts, 'UTC')) * 1000)::float8 AS hour, n, passed, split,
          record->'budget' AS budget, record ? 'budget' AS has_budget, record ? 'total_tokens' AS has_tokens, cost_usd IS NOT NULL AS priced,
-         count(*)::float8 AS tasks, COALESCE(sum((record->>'total_tokens')::float8), 0) AS tokens,
-         COALESCE(sum((record->>'retries')::float8), 0) AS retries, sum(cost_usd) AS cost_usd
+         count(*)::float8 AS tasks, COALESCE(sum(${NUMBER('total_tokens')}), 0) AS tokens,
+         COALESCE(sum(${NUMBER('retries')}), 0) AS retries, sum(cost_usd) AS cost_usd
     FROM results WHERE ts BETWEEN $1 AND $2
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
 
