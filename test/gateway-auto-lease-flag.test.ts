@@ -5,62 +5,26 @@
  * a few per lease top-up, test/gateway-replicas-auto-lease.test.ts). Bad values and
  * combinations are one line, exit 2.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applyMigrations, MIGRATIONS } from '../src/db/index.js';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
-import { BIN, mixedCall, startReplica, type ReplicaProcess } from './support/gateway-replicas.js';
-import { startMockUpstream, type MockUpstream } from './support/mock-upstream.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { skipWithoutPostgres } from '../src/test-support/postgres.js';
+import { BIN, mixedCall, type ReplicaProcess, useGrantCountingSchema } from './support/gateway-replicas.js';
 
 const skip = await skipWithoutPostgres('gateway --auto-lease');
 const CALLS = 24;
 
 describe.skipIf(skip)('gateway --auto-lease on|off', () => {
-  let schema: TestSchema;
-  let db: pg.Pool;
-  let upstream: MockUpstream;
-  const running: ReplicaProcess[] = [];
-
-  beforeAll(async () => {
-    schema = await freshSchema('gwflag');
-    db = new pg.Pool({ connectionString: schema.url, max: 2 });
-    await applyMigrations(db, MIGRATIONS);
-    await db.query(`CREATE TABLE ${schema.schema}.grants_counted (key_id text PRIMARY KEY, n bigint NOT NULL)`);
-    await db.query(`CREATE FUNCTION ${schema.schema}.count_grant() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO ${schema.schema}.grants_counted VALUES (NEW.id, 1) ON CONFLICT (key_id) DO UPDATE SET n = ${schema.schema}.grants_counted.n + 1;
-        RETURN NEW;
-      END $$`);
-    await db.query(
-      `CREATE TRIGGER count_grant BEFORE UPDATE ON ${schema.schema}.gateway_keys FOR EACH ROW WHEN (NEW.reserved > OLD.reserved) EXECUTE FUNCTION ${schema.schema}.count_grant()`,
-    );
-    upstream = await startMockUpstream({ delayMs: () => 2 + Math.floor(Math.random() * 10) });
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((r) => r.kill().catch(() => {})));
-    await upstream?.close();
-    await db?.end();
-    await schema?.drop();
-  });
-
-  const mint = (budget: number): { secret: string; id: string } => {
-    const minted = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', String(budget), '--json', '--db', schema.url], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }),
-    ) as { id: string; key: string };
-    return { secret: minted.key, id: minted.id };
-  };
-  const grants = async (id: string): Promise<number> => Number((await db.query('SELECT n FROM grants_counted WHERE key_id = $1', [id])).rows[0]?.n ?? 0);
+  const fixture = useGrantCountingSchema('gwflag');
+  const { mint, grants } = fixture;
 
   /** 24 capped calls, 6 at a time, through one replica started with `flags`; the key's row grants. */
   async function capped(flags: string[]): Promise<{ grants: number; statuses: number[]; replica: ReplicaProcess; key: { spent: string; reserved: string } }> {
     const { secret, id } = mint(2_000_000);
-    const replica = await startReplica(schema.url, `${upstream.url}/v1`, flags);
-    running.push(replica);
+    const replica = await fixture.replica(flags);
     const statuses: number[] = [];
     for (let i = 0; i < CALLS; i += 6) statuses.push(...(await Promise.all(Array.from({ length: 6 }, (_, j) => mixedCall(replica.url, secret, i + j, `flag-${id}-${i + j}`)))).map((o) => o.status));
     expect(await replica.stop()).toBe(0);
-    const key = (await db.query('SELECT spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0] as { spent: string; reserved: string };
+    const key = (await fixture.db.query('SELECT spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0] as { spent: string; reserved: string };
     return { grants: await grants(id), statuses, replica, key };
   }
 
@@ -79,7 +43,7 @@ describe.skipIf(skip)('gateway --auto-lease on|off', () => {
   test('the start line names the mode', async () => {
     const startLine = (flags: string[]): Promise<string> =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, 'gateway', '--db', schema.url, '--upstream', `${upstream.url}/v1`, '--port', '0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+        const child = spawn(process.execPath, [BIN, 'gateway', '--db', fixture.schema.url, '--upstream', `${fixture.upstream.url}/v1`, '--port', '0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
@@ -99,14 +63,14 @@ describe.skipIf(skip)('gateway --auto-lease on|off', () => {
     [['--auto-lease', 'maybe'], "isobudget gateway: --auto-lease must be on or off, got 'maybe'"],
     [['--auto-lease', 'off', '--budget-lease', '1000'], 'isobudget gateway: --auto-lease is for per-call budgets; --budget-lease leases every call already'],
   ])('gateway --db %j: one line, exit 2', (flags, line) => {
-    const child = spawnSync(process.execPath, [BIN, 'gateway', '--db', schema.url, '--upstream', `${upstream.url}/v1`, '--port', '0', ...flags], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 10_000 });
+    const child = spawnSync(process.execPath, [BIN, 'gateway', '--db', fixture.schema.url, '--upstream', `${fixture.upstream.url}/v1`, '--port', '0', ...flags], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 10_000 });
     expect(child.status).toBe(2);
     expect(child.stderr.split('\n')[0]).toBe(line);
     expect(child.stderr).not.toMatch(/\n\s+at /);
   });
 
   test('--auto-lease without --db: one line, exit 2', () => {
-    const child = spawnSync(process.execPath, [BIN, 'gateway', '--upstream', `${upstream.url}/v1`, '--auto-lease', 'off'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 10_000 });
+    const child = spawnSync(process.execPath, [BIN, 'gateway', '--upstream', `${fixture.upstream.url}/v1`, '--auto-lease', 'off'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 10_000 });
     expect(child.status).toBe(2);
     expect(child.stderr.split('\n')[0]).toBe('isobudget gateway: --auto-lease needs --db URL (gateway replicas on PostgreSQL)');
   });

@@ -6,61 +6,20 @@
  * (reservations and lease top-ups) while 120 capped calls run through 2 real replicas. Before
  * the automatic leases every call was one such update (120).
  */
-import { execFileSync } from 'node:child_process';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applyMigrations, MIGRATIONS } from '../src/db/index.js';
-import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
-import { BIN, mixedCall, startReplica, type ReplicaProcess } from './support/gateway-replicas.js';
-import { startMockUpstream, type MockUpstream } from './support/mock-upstream.js';
+import { describe, expect, test } from 'vitest';
+import { skipWithoutPostgres } from '../src/test-support/postgres.js';
+import { mixedCall, useGrantCountingSchema } from './support/gateway-replicas.js';
 
 const skip = await skipWithoutPostgres('gateway replicas, automatic leases');
 const CALLS = 120;
 
 describe.skipIf(skip)('per-call replicas lease from the key instead of locking it per call', () => {
-  let schema: TestSchema;
-  let db: pg.Pool;
-  let upstream: MockUpstream;
-  const running: ReplicaProcess[] = [];
-
-  beforeAll(async () => {
-    schema = await freshSchema('gwauto');
-    db = new pg.Pool({ connectionString: schema.url, max: 2 });
-    await applyMigrations(db, MIGRATIONS);
-    await db.query(`CREATE TABLE ${schema.schema}.grants_counted (key_id text PRIMARY KEY, n bigint NOT NULL)`);
-    await db.query(`CREATE FUNCTION ${schema.schema}.count_grant() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO ${schema.schema}.grants_counted VALUES (NEW.id, 1) ON CONFLICT (key_id) DO UPDATE SET n = ${schema.schema}.grants_counted.n + 1;
-        RETURN NEW;
-      END $$`);
-    await db.query(
-      `CREATE TRIGGER count_grant BEFORE UPDATE ON ${schema.schema}.gateway_keys FOR EACH ROW WHEN (NEW.reserved > OLD.reserved) EXECUTE FUNCTION ${schema.schema}.count_grant()`,
-    );
-    upstream = await startMockUpstream({ delayMs: () => 2 + Math.floor(Math.random() * 10) });
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((r) => r.kill().catch(() => {})));
-    await upstream?.close();
-    await db?.end();
-    await schema?.drop();
-  });
-
-  function mint(budget: number): { secret: string; id: string } {
-    const minted = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'gateway', 'keys', 'create', '--budget', String(budget), '--json', '--db', schema.url], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '' },
-      }),
-    ) as { id: string; key: string };
-    return { secret: minted.key, id: minted.id };
-  }
-
-  const grants = async (id: string): Promise<number> => Number((await db.query('SELECT n FROM grants_counted WHERE key_id = $1', [id])).rows[0]?.n ?? 0);
+  const fixture = useGrantCountingSchema('gwauto');
+  const { mint, grants } = fixture;
 
   test('120 capped calls on one key through 2 replicas: a few row grants (≤ 30), not 120; the accounting holds', async () => {
     const { secret, id } = mint(2_000_000);
-    const two = await Promise.all([0, 1].map(() => startReplica(schema.url, `${upstream.url}/v1`)));
-    running.push(...two);
+    const two = await Promise.all([0, 1].map(() => fixture.replica()));
     const outcomes: number[] = [];
     // 12 calls at a time: they overlap, as a busy key's calls do.
     for (let i = 0; i < CALLS; i += 12)
@@ -73,9 +32,9 @@ describe.skipIf(skip)('per-call replicas lease from the key instead of locking i
     expect(n, "updates that raised the key row's reserved").toBeGreaterThan(0);
     // 2 replicas × 4 stripes top up once each, and again after a stripe idles (1 s) on a slow machine: far below one per call.
     expect(n).toBeLessThanOrEqual(CALLS / 4);
-    const key = (await db.query('SELECT spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0];
-    const rows = (await db.query('SELECT booked_tokens FROM gateway_calls WHERE key_id = $1', [id])).rows as Array<{ booked_tokens: string }>;
-    const billed = upstream.bills.filter((b) => b.who.startsWith('auto-')).reduce((sum, b) => sum + b.total, 0);
+    const key = (await fixture.db.query('SELECT spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0];
+    const rows = (await fixture.db.query('SELECT booked_tokens FROM gateway_calls WHERE key_id = $1', [id])).rows as Array<{ booked_tokens: string }>;
+    const billed = fixture.upstream.bills.filter((b) => b.who.startsWith('auto-')).reduce((sum, b) => sum + b.total, 0);
     expect(rows.length).toBe(CALLS);
     expect(Number(key.reserved), 'leases returned at stop').toBe(0);
     expect(rows.reduce((sum, r) => sum + Number(r.booked_tokens), 0)).toBe(Number(key.spent));
@@ -85,16 +44,14 @@ describe.skipIf(skip)('per-call replicas lease from the key instead of locking i
   test('a small remainder is reserved call by call: the share no longer covers a call, nothing is stranded in a lease', async () => {
     // 4 × 2 live replicas: a share of 1,200 tokens is 150, below each call's worst case (a cap of 145+ tokens and its prompt).
     const { secret, id } = mint(1_200);
-    const one = await startReplica(schema.url, `${upstream.url}/v1`);
-    running.push(one);
-    const other = await startReplica(schema.url, `${upstream.url}/v1`);
-    running.push(other);
+    const one = await fixture.replica();
+    const other = await fixture.replica();
     const statuses: number[] = [];
     // Calls whose caps are 145–234 tokens (mixedCall's cap of call i is 40 + 37i mod 200).
     for (const [n, i] of [160, 161, 162, 165, 166, 210].entries()) statuses.push((await mixedCall((n % 2 ? other : one).url, secret, i, `small-${n}`)).status);
     await Promise.all([one.stop(), other.stop()]);
-    const key = (await db.query('SELECT budget, spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0];
-    const leases = (await db.query(`SELECT count(*)::int AS n FROM gateway_calls WHERE key_id = $1 AND outcome = 'unknown_after_crash'`, [id])).rows[0]
+    const key = (await fixture.db.query('SELECT budget, spent, reserved FROM gateway_keys WHERE id = $1', [id])).rows[0];
+    const leases = (await fixture.db.query(`SELECT count(*)::int AS n FROM gateway_calls WHERE key_id = $1 AND outcome = 'unknown_after_crash'`, [id])).rows[0]
       .n as number;
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(Number(key.spent)).toBeLessThanOrEqual(1_200);
