@@ -113,7 +113,8 @@ export async function readAuditFromDatabase(db: Database, since: number, until: 
     // straddles two), from call_totals: bounded memory and time at any number of calls.
     generateCallsPerHour(db, window[0] as string, window[1] as string),
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM runs'),
-    db.query<{ n: number }>('SELECT count(*)::int AS n FROM results WHERE ts NOT BETWEEN $1 AND $2', window),
+    // Two index ranges (results_ts), not a scan of every result: NOT BETWEEN cannot use the index.
+    db.query<{ n: number }>('SELECT ((SELECT count(*) FROM results WHERE ts < $1) + (SELECT count(*) FROM results WHERE ts > $2))::int AS n', window),
   ]);
   return {
     tasks: results.rows.map(taskOfGroup),
