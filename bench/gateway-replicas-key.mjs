@@ -27,18 +27,17 @@
  * Afterwards the replicas stop and the accounting is checked: Σ booked_tokens = spent ≤ budget,
  * nothing left reserved. Writes bench/out/<name>.json (default gateway-replicas-key).
  */
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { openCpuCaps } from './support/cpu-cap.mjs';
 import { sampleWaits } from './support/pg-waits.mjs';
 import { cpuMs, cpuOfAll, machineTicks, postgresPids } from './support/proc-cpu.mjs';
+import { migratedBenchSchema } from './support/bench-schema.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'dist', 'cli', 'bin.js');
@@ -89,26 +88,7 @@ if (values['cpu-per-replica'] !== undefined) {
   process.on('exit', () => caps.close());
 }
 const serverUrl = values.db ?? process.env.ISOBUDGET_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_gwkey_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-try {
-  await admin.connect();
-} catch (error) {
-  process.stderr.write(`bench gateway-replicas-key: skipped, no PostgreSQL (${error.code ?? error.message})\n`);
-  process.exit(0);
-}
-await admin.query(`CREATE SCHEMA ${schema}`);
-const dbUrl = (() => {
-  const url = new URL(serverUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
-})();
-const cli = (...args) => {
-  const out = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`isobudget ${args.slice(0, 3).join(' ')} failed: ${out.stderr}`);
-  return out.stdout.trim();
-};
-cli('db', 'migrate', '--db', dbUrl);
+const { admin, schema, dbUrl, cli } = await migratedBenchSchema({ bench: 'gateway-replicas-key', prefix: 'bench_gwkey', serverUrl, bin: BIN });
 
 function firstLine(child, pattern) {
   return new Promise((resolve, reject) => {
