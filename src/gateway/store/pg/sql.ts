@@ -42,6 +42,12 @@ INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens, mode
 SELECT $3, id, $1, 'call', n, $7, $8, $9, $10, $11 FROM granted
 RETURNING tokens`;
 
+/** What a lease grant ends with: the granted tokens added to the replica's lease row ($1 replica, $3 ticket). */
+const ADD_TO_LEASE = `INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens)
+SELECT $3, id, $1, 'lease', n FROM granted
+ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + excluded.tokens
+RETURNING (SELECT n FROM granted) AS granted`;
+
 /**
  * $1 replica, $2 key, $3 lease ticket, $4 wanted, $5 least acceptable. Adds min(wanted, what is
  * left) to the replica's lease on the key, when at least $5 is left — the same one conditional
@@ -55,10 +61,7 @@ WITH granted AS (
     AND k.budget - k.spent - k.reserved >= $5::bigint
     AND k.spent + k.reserved + ${LEASE_GRANT} <= k.budget
   RETURNING k.id, k.last_grant AS n)
-INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens)
-SELECT $3, id, $1, 'lease', n FROM granted
-ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + excluded.tokens
-RETURNING (SELECT n FROM granted) AS granted`;
+${ADD_TO_LEASE}`;
 
 /**
  * Per-call mode's automatic leases. $1 replica, $2 key, $3 lease ticket, $4 cap (tokens), $5 least
@@ -75,10 +78,7 @@ WITH granted AS (
     AND ${AUTO_GRANT} >= GREATEST($5::bigint, 1)
     AND k.spent + k.reserved + ${AUTO_GRANT} <= k.budget
   RETURNING k.id, k.last_grant AS n)
-INSERT INTO gateway_reservations (ticket, key_id, replica_id, kind, tokens)
-SELECT $3, id, $1, 'lease', n FROM granted
-ON CONFLICT (ticket) DO UPDATE SET tokens = gateway_reservations.tokens + excluded.tokens
-RETURNING (SELECT n FROM granted) AS granted`;
+${ADD_TO_LEASE}`;
 
 /**
  * $1 lease ticket, $2 calls (JSONB array of {ticket, tokens, model, endpoint, protocol, stream,
