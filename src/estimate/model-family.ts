@@ -42,8 +42,21 @@ const RULES: ReadonlyArray<readonly [RegExp, ModelFamily]> = [
   [/^claude-/, 'claude'],
 ];
 
+/** Names already matched (a gateway asks for the same few names on every call); bounded, cleared when full. */
+const KNOWN = new Map<string, ModelFamily>();
+const KNOWN_LIMIT = 1024;
+
 export function modelFamily(model: string | undefined): ModelFamily {
   if (model === undefined) return 'unknown';
+  const known = KNOWN.get(model);
+  if (known !== undefined) return known;
+  const family = matchFamily(model);
+  if (KNOWN.size >= KNOWN_LIMIT) KNOWN.clear();
+  KNOWN.set(model, family);
+  return family;
+}
+
+function matchFamily(model: string): ModelFamily {
   const name = (model.split('/').pop() ?? '').toLowerCase();
   for (const [pattern, family] of RULES) if (pattern.test(name)) return family;
   return 'unknown';

@@ -55,7 +55,8 @@ export function rawKeyCount(text: string, memoKey?: string): number {
   const starts: number[] = [];
   const keysBefore: number[] = [];
   const keys = previous === undefined ? scan(text, text.indexOf('"'), 0, remember ? starts : undefined, keysBefore, undefined) : rescan(text, previous, starts, keysBefore);
-  if (remember && keys >= 0) keep(memoKey, { text, starts: Int32Array.from(starts), keysBefore: Int32Array.from(keysBefore), keys });
+  // `new Int32Array(array)` copies at once; `Int32Array.from` walks the array through its iterator.
+  if (remember && keys >= 0) keep(memoKey, { text, starts: new Int32Array(starts), keysBefore: new Int32Array(keysBefore), keys });
   return keys;
 }
 
