@@ -68,8 +68,61 @@ describe('layers', () => {
     expect(circles).toEqual([]);
   });
 
+  test('no import circle of any length (type imports included): every file can be read after what it imports', () => {
+    const files = sources(SRC).filter((file) => !file.endsWith('.test.ts'));
+    const imports = new Map(files.map((file) => [relative(SRC, file), [...new Set(importedFolders(file).map(({ target }) => target.replace(/\.js$/, '.ts')))]]));
+    expect(importCircles(imports)).toEqual([]);
+    // …and the search finds a circle where there is one.
+    expect(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]))).toEqual(['a.ts -> b.ts -> c.ts']);
+  });
+
   test('the viewer is an outer room: nothing but src/cli imports src/view', () => {
     const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'view' && e.name !== 'cli').map((e) => e.name);
     expect(folders.flatMap((folder) => crossings(folder, 'view'))).toEqual([]);
   });
 });
+
+/** The files of each import circle (Tarjan's strongly connected components, iterative), sorted, one string per circle. */
+function importCircles(imports: ReadonlyMap<string, readonly string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  for (const root of imports.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; next: number }> = [{ file: root, next: 0 }];
+    index.set(root, index.size);
+    low.set(root, index.get(root) as number);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1] as { file: string; next: number };
+      const targets = (imports.get(frame.file) ?? []).filter((target) => imports.has(target));
+      if (frame.next < targets.length) {
+        const target = targets[frame.next] as string;
+        frame.next += 1;
+        if (!index.has(target)) {
+          index.set(target, index.size);
+          low.set(target, index.get(target) as number);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, next: 0 });
+        } else if (onStack.has(target)) low.set(frame.file, Math.min(low.get(frame.file) as number, index.get(target) as number));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.file, Math.min(low.get(parent.file) as number, low.get(frame.file) as number));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const members: string[] = [];
+      for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+        onStack.delete(member);
+        members.push(member);
+        if (member === frame.file) break;
+      }
+      if (members.length > 1) circles.push(members.sort().join(' -> '));
+    }
+  }
+  return circles.sort();
+}

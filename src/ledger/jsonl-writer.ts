@@ -14,18 +14,11 @@
 import type { IsobudgetError } from '../core/errors.js';
 import { AppendFile, type AppendFs } from './append-file.js';
 import { unknownOutcomeRecord, type CallIntent } from './call-intents.js';
+import type { LedgerFiles } from './ledger-files.js';
 import { isLedgerWriteError, ledgerWriteError } from './ledger-write-error.js';
 import { countSpentUnused, emptyCallCounts, type CallCounts } from './manifest.js';
 import type { CallRecord, ResultRecord } from './records.js';
 import { LEDGER_SCHEMA_VERSION } from './records.js';
-
-export interface LedgerFiles {
-  calls: string;
-  results: string;
-  interrupted: string;
-  /** call-intents.jsonl: one line per call started and not yet accounted for. */
-  intents: string;
-}
 
 export interface LedgerWriterOptions {
   /** Last line of defence for secrets (API keys): applied to every line. */

@@ -2,7 +2,7 @@
 import { renameSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { IsobudgetError } from '../core/errors.js';
-import type { LedgerFiles } from './jsonl-writer.js';
+import type { LedgerFiles } from './ledger-files.js';
 
 export interface RunPaths extends LedgerFiles {
   dir: string;
