@@ -13,19 +13,26 @@
  * the difference is the middle. Rounds
  * alternate (proxy, gateway, proxy, …) so drift in the machine's load hits both alike.
  *
- *   node bench/gateway-cpu-vs-proxy.mjs [--calls 300] [--rounds 6] [--concurrency 4]
+ *   node bench/gateway-cpu-vs-proxy.mjs [--calls 25] [--rounds 40] [--concurrency 4] [--against DIST]
+ *
+ * `--against DIST` puts a second build's gateway in the same run (its windows alternate with
+ * the other two): the gateway as it was at another commit, measured on the same machine in the
+ * same minutes — e.g. before a change, to see what the change cost where the ratio to the proxy
+ * depends on the machine:
+ *   git worktree add /tmp/old <commit> && (cd /tmp/old && npm ci && npm run build)
+ *   node bench/gateway-cpu-vs-proxy.mjs --against /tmp/old/dist
  *
  * Writes bench/out/gateway-cpu-vs-proxy.json; exits 1 when the median ratio is above 1.4.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { startGateway, KeyStore, MemorySink } = await import(join(here, '..', 'dist', 'gateway', 'index.js'));
-const { values } = parseArgs({ strict: false, options: { calls: { type: 'string', default: '25' }, rounds: { type: 'string', default: '40' }, concurrency: { type: 'string', default: '4' } } });
+const { values } = parseArgs({ strict: false, options: { calls: { type: 'string', default: '25' }, rounds: { type: 'string', default: '40' }, concurrency: { type: 'string', default: '4' }, against: { type: 'string' } } });
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
 const CONCURRENCY = Number(values.concurrency);
@@ -109,13 +116,22 @@ await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const keys = KeyStore.open(':memory:');
 const { secret } = keys.create({ budget: 1e12, tags: {} });
 const gateway = await startGateway({ upstream: upstreamUrl, upstreamKey: 'sk-upstream-bench-key-000000', keys, sink: new MemorySink() });
+// The other build's gateway (`--against`): its own key store, the same upstream, a key worth as much.
+const other = values.against === undefined ? undefined : await (async () => {
+  const api = await import(join(resolve(values.against), 'gateway', 'index.js'));
+  const store = api.KeyStore.open(':memory:');
+  const { secret: otherSecret } = store.create({ budget: 1e12, tags: {} });
+  const server = await api.startGateway({ upstream: upstreamUrl, upstreamKey: 'sk-upstream-bench-key-000000', keys: store, sink: new api.MemorySink() });
+  return { server, store, secret: otherSecret };
+})();
+let useSecret = secret;
 
 // ------------------------------------------------------------------ the client
 const clientAgent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function call(port, body) {
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname: '127.0.0.1', port, path: '/v1/messages?beta=true', method: 'POST', agent: clientAgent, headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': secret, 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': 'bench' } },
+      { hostname: '127.0.0.1', port, path: '/v1/messages?beta=true', method: 'POST', agent: clientAgent, headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': useSecret, 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': 'bench' } },
       (res) => {
         let bytes = 0;
         res.on('data', (chunk) => (bytes += chunk.length));
@@ -146,13 +162,24 @@ async function round(port, calls) {
 const proxyPort = proxy.address().port;
 const gatewayPort = gateway.port;
 // Warm-up: JIT, the tokenizer, the count cache of the shared prefix.
+const otherRound = async (calls) => {
+  useSecret = other.secret;
+  try {
+    return await round(other.server.port, calls);
+  } finally {
+    useSecret = secret;
+  }
+};
 await round(proxyPort, 60);
 await round(gatewayPort, 60);
+if (other) await otherRound(60);
 const proxyUs = [];
 const gatewayUs = [];
+const otherUs = [];
 for (let r = 0; r < ROUNDS; r += 1) {
   proxyUs.push(await round(proxyPort, CALLS));
   gatewayUs.push(await round(gatewayPort, CALLS));
+  if (other) otherUs.push(await otherRound(CALLS));
 }
 const sum = (list) => list.reduce((total, value) => total + value, 0);
 const perCall = (list) => sum(list) / (list.length * CALLS);
@@ -170,12 +197,23 @@ const result = {
   ratio: Math.round((sum(gatewayUs) / sum(proxyUs)) * 100) / 100,
   windowRatioQuartiles: [quartile(0.25), quartile(0.5), quartile(0.75)],
   limit: LIMIT,
+  ...(other && {
+    against: resolve(values.against),
+    againstCpuUsPerCall: Math.round(perCall(otherUs)),
+    againstRatio: Math.round((sum(otherUs) / sum(proxyUs)) * 100) / 100,
+    gatewayOverAgainst: Math.round((sum(gatewayUs) / sum(otherUs)) * 100) / 100,
+  }),
 };
 process.stdout.write(`gateway-cpu-vs-proxy: ${(sampleBytes / 1024).toFixed(0)} KB bodies, ${ROUNDS} windows × ${CALLS} calls each: proxy ${result.proxyCpuUsPerCall} µs CPU/call, gateway ${result.gatewayCpuUsPerCall} µs → ${result.ratio}× (limit ${LIMIT}×; per-window quartiles ${result.windowRatioQuartiles.join(' / ')})\n`);
+if (other) process.stdout.write(`  against ${result.against}: ${result.againstCpuUsPerCall} µs → ${result.againstRatio}× the proxy; this gateway is ${result.gatewayOverAgainst}× it\n`);
 mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(join(here, 'out', 'gateway-cpu-vs-proxy.json'), `${JSON.stringify(result, null, 2)}\n`);
 await gateway.close();
 keys.close();
+if (other) {
+  await other.server.close();
+  other.store.close();
+}
 proxy.close();
 upstream.close();
 clientAgent.destroy();

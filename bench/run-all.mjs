@@ -85,6 +85,8 @@ const OTHERS = [
   { name: 'fuzz-input', script: 'fuzz-input.mjs', args: [] },
   // 1 MB of a repeated letter, digits, CJK and base64 through the tokenizer (issue 16 item 7).
   { name: 'tokenizer-long-pieces', script: 'tokenizer-long-pieces.mjs', args: [] },
+  // o200k count of 70 KB JSON/code and 300 characters of prose: the ASCII pre-tokenizer fast path vs the regex alone.
+  { name: 'tokenizer-prose', script: 'tokenizer-prose.mjs', args: [] },
   // ~76 KB Claude Code-shaped bodies through the gateway: gateway_ms, first call, a 200k-letter body beside a small one (issue 16 item 8).
   { name: 'gateway-real-bodies', script: 'gateway-real-bodies.mjs', args: [] },
   // The gateway's CPU per call beside a bare parse-and-forward proxy, one process, ~70 KB Claude Code bodies (issue 20: ≤ 1.4×).

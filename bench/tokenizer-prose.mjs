@@ -12,7 +12,7 @@
  * disturbed by other load on the machine), with the median.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,7 @@ if (values.variant !== undefined) {
   batches.sort((a, b) => a - b);
   process.stdout.write(`${JSON.stringify({ tokens: encoder.count(text), min: batches[0], median: batches[Math.floor(batches.length / 2)] })}\n`);
 } else {
+  const report = { when: new Date().toISOString(), rounds: Number(values.rounds), texts: {} };
   for (const name of Object.keys(texts)) {
     const perCall = {};
     for (const variant of ['regex only', 'fast path']) {
@@ -81,7 +82,10 @@ if (values.variant !== undefined) {
     }
     if (perCall['fast path'].tokens !== perCall['regex only'].tokens) throw new Error(`${name}: the encoders disagree`);
     process.stdout.write(`${name.padEnd(18)} speed-up (min) ${round2(perCall['regex only'].min / perCall['fast path'].min)}×\n`);
+    report.texts[name] = { tokens: perCall['fast path'].tokens, regexOnlyUs: round1(perCall['regex only'].min), fastPathUs: round1(perCall['fast path'].min), speedUp: round2(perCall['regex only'].min / perCall['fast path'].min) };
   }
+  mkdirSync(join(here, 'out'), { recursive: true });
+  writeFileSync(join(here, 'out', 'tokenizer-prose.json'), `${JSON.stringify(report, null, 2)}\n`);
 }
 
 function round1(x) {
