@@ -16,7 +16,7 @@
  *   node bench/gateway-cpu-vs-proxy.mjs [--calls 25] [--rounds 40] [--concurrency 4] [--against DIST]
  *
  * `--against DIST` puts a second build's gateway in the same run (its windows alternate with
- * the other two): the gateway as it was at another commit, measured on the same machine in the
+ * the other two, the gateways taking turns at the window after the proxy's): the gateway as it was at another commit, measured on the same machine in the
  * same minutes — e.g. before a change, to see what the change cost where the ratio to the proxy
  * depends on the machine:
  *   git worktree add /tmp/old <commit> && (cd /tmp/old && npm ci && npm run build)
@@ -161,7 +161,6 @@ async function round(port, calls) {
 
 const proxyPort = proxy.address().port;
 const gatewayPort = gateway.port;
-// Warm-up: JIT, the tokenizer, the count cache of the shared prefix.
 const otherRound = async (calls) => {
   useSecret = other.secret;
   try {
@@ -170,6 +169,7 @@ const otherRound = async (calls) => {
     useSecret = secret;
   }
 };
+// Warm-up: JIT, the tokenizer, the count cache of the shared prefix.
 await round(proxyPort, 60);
 await round(gatewayPort, 60);
 if (other) await otherRound(60);
@@ -178,8 +178,10 @@ const gatewayUs = [];
 const otherUs = [];
 for (let r = 0; r < ROUNDS; r += 1) {
   proxyUs.push(await round(proxyPort, CALLS));
+  // The two gateways take turns at the window after the proxy's.
+  if (other && r % 2 === 1) otherUs.push(await otherRound(CALLS));
   gatewayUs.push(await round(gatewayPort, CALLS));
-  if (other) otherUs.push(await otherRound(CALLS));
+  if (other && r % 2 === 0) otherUs.push(await otherRound(CALLS));
 }
 const sum = (list) => list.reduce((total, value) => total + value, 0);
 const perCall = (list) => sum(list) / (list.length * CALLS);
