@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyMigrations, MIGRATIONS } from '../src/db/index.js';
 import { freshSchema, skipWithoutPostgres, type TestSchema } from '../src/test-support/postgres.js';
-import { BIN, mixedCall, startReplica, type CallOutcome, type ReplicaProcess } from './support/gateway-replicas.js';
+import { BIN, mixedCall, mixedCallCap, startReplica, type CallOutcome, type ReplicaProcess } from './support/gateway-replicas.js';
 import { startMockUpstream, type MockUpstream } from './support/mock-upstream.js';
 
 const skip = await skipWithoutPostgres('gateway replicas');
@@ -93,8 +93,13 @@ describe.skipIf(skip)('gateway replicas sharing one budget in Postgres', () => {
     expect(await Promise.all(three.map((r) => r.stop()))).toEqual([0, 0, 0]);
     const { billed, billedCalls } = await check('steady', id);
     const served = outcomes.filter((o) => o.status === 200).length;
-    // The budget binds: the worst cases of 150 calls (~25k) exceed it, so some are refused with 429.
-    expect(outcomes.filter((o) => o.status === 429).length).toBeGreaterThan(0);
+    // The budget binds: the worst cases of 150 calls (~25k) exceed it, so some are refused with
+    // 429 or sent with a smaller cap than they asked for (which of the two depends on how the
+    // calls interleave: settled calls give back what they did not bill).
+    const refused = outcomes.filter((o) => o.status === 429).length;
+    const clamped = upstream.bills.filter((b) => b.who.startsWith('steady-') && b.completion < mixedCallCap(Number(b.who.slice('steady-'.length)))).length;
+    const statuses = [...new Set(outcomes.map((o) => o.status))].map((status) => `${status}×${outcomes.filter((o) => o.status === status).length}`).join(' ');
+    expect(refused + clamped, `refused ${refused}, clamped ${clamped}, statuses ${statuses}`).toBeGreaterThan(0);
     expect(served).toBe(billedCalls);
     expect(billed).toBeGreaterThan(BUDGET * 0.8);
   }, 30_000);

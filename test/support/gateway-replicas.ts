@@ -64,13 +64,18 @@ export interface CallOutcome {
   status: number;
 }
 
+/** The output cap call `i` of a mixed load asks for (40–240 tokens). */
+export function mixedCallCap(i: number): number {
+  return 40 + ((i * 37) % 200);
+}
+
 /**
  * Call `i` of a mixed load: OpenAI chat or Anthropic messages, streamed or not, with an
  * output cap of 40–240 tokens, through `url`; `who` is its session id (what the mock
  * upstream bills it under). Never retried: a refusal is an outcome.
  */
 export async function mixedCall(url: string, secret: string, i: number, who: string): Promise<CallOutcome> {
-  const cap = 40 + ((i * 37) % 200);
+  const cap = mixedCallCap(i);
   const headers = { 'x-claude-code-session-id': who };
   const messages = [{ role: 'user' as const, content: `call ${i}: say something` }];
   try {
